@@ -1,0 +1,37 @@
+package engine
+
+import "github.com/seed43a1e1ab/gocl/kernel/display"
+
+// Sink receives everything a running cell emits. Its calls carry plain data
+// only, so the engine could run in a child process with the sink on the other
+// side of a pipe. The engine never sees a socket.
+type Sink interface {
+	// Stream delivers text the cell wrote; name is "stdout" or "stderr".
+	Stream(name, text string)
+	// Display delivers rich output (display_data, update_display_data,
+	// clear_output).
+	Display(m display.Message)
+	// Input asks the user for a line of text (input_request) and blocks until
+	// the reply. It returns an error when stdin is not allowed for this cell
+	// or the request was interrupted.
+	Input(prompt string, password bool) (string, error)
+}
+
+// CellError is a failed cell, shaped like Jupyter's error content.
+type CellError struct {
+	Name      string   // ename: "SyntaxError", "TypeError", "panic", "Interrupted", ...
+	Value     string   // evalue: one line
+	Traceback []string // lines shown to the user, pointing into the cell
+}
+
+func (e *CellError) Error() string { return e.Name + ": " + e.Value }
+
+// Result is the outcome of one cell.
+type Result struct {
+	// Data is the execute_result bundle (text/plain and any rich types), nil
+	// when the cell ends in no value worth showing.
+	Data     display.Bundle
+	Metadata map[string]any
+	// Err is set when the cell failed (compile error, panic, interrupt).
+	Err *CellError
+}
