@@ -20,7 +20,7 @@ func TestCompletePackageMembers(t *testing.T) {
 		{"d := time.Sec|", []string{"Second"}, []string{"Minute"}},
 		{"time.Now().|", []string{"Add", "Format", "Unix", "Sub"}, nil},
 		{"time.Now().Add(time.Second).For|", []string{"Format"}, nil},
-		{"os.Args[0].|", nil, nil}, // string: no members, no crash
+		{"os.Args[0].|", nil, nil},                                      // string: no members, no crash
 		{"bytes.NewBu|", []string{"NewBuffer", "NewBufferString"}, nil}, // not imported: default name
 		{"fmt.println|", []string{"Println"}, nil},                      // case-insensitive fallback
 		{"display.|", []string{"Publish", "SetPublisher", "Bundle", "Message"}, nil},

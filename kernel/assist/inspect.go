@@ -123,7 +123,7 @@ func (s *session) describeRoot(name string, detail int) info {
 		in := info{value: valueString(v)}
 		typ := typeString(v)
 		kind := "var"
-		if _, isConst := v.Interface().(constant.Value); isConst {
+		if isConstant(v) {
 			kind = "const"
 		}
 		if u != nil {
@@ -309,6 +309,9 @@ func methodList(path, typ string) string {
 // typeString names the type of a live value, hiding yaegi's representation
 // of constants.
 func typeString(v reflect.Value) string {
+	if !isConstant(v) {
+		return v.Type().String()
+	}
 	if c, ok := v.Interface().(constant.Value); ok {
 		return "(untyped " + strings.ToLower(c.Kind().String()) + " constant)"
 	}
@@ -335,7 +338,16 @@ func valueString(v reflect.Value) (s string) {
 		s = fmt.Sprintf("%+v", x)
 	}
 	if len(s) > maxValueLen {
-		s = s[:maxValueLen] + "…"
+		s = strings.ToValidUTF8(s[:maxValueLen], "") + "…"
 	}
 	return s
+}
+
+// isConstant reports whether v is how yaegi stores an untyped constant.
+func isConstant(v reflect.Value) bool {
+	if !v.IsValid() || !v.CanInterface() {
+		return false
+	}
+	_, ok := v.Interface().(constant.Value)
+	return ok
 }

@@ -9,8 +9,8 @@ import (
 )
 
 const (
-	filePrefix = "package p;"
-	funcPrefix = "package p; func _() {"
+	filePrefix = "package p\n"
+	funcPrefix = "package p; func _() {\n"
 	funcSuffix = "\n}"
 )
 

@@ -2,7 +2,6 @@ package assist
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"reflect"
 	"sort"
@@ -56,7 +55,7 @@ func classify(v reflect.Value) (kind string, typ reflect.Type) {
 func (s *session) root(name string) (operand, bool) {
 	if v, ok := s.globals[name]; ok && v.IsValid() {
 		op := operand{val: v, typ: v.Type(), kind: "var"}
-		if _, isConst := v.Interface().(constant.Value); isConst {
+		if isConstant(v) {
 			op.kind = "const"
 		}
 		if u := s.decls.names[name]; u != nil {

@@ -107,11 +107,10 @@ func convert(fset *token.FileSet, dp *doc.Package) *Package {
 			}
 			for _, s := range v.Decl.Specs {
 				vs := s.(*ast.ValueSpec)
+				// The spec's own comment first, then the group's.
 				d := v.Doc
-				if vs.Doc != nil {
-					d = vs.Doc.Text()
-				} else if vs.Comment != nil && d == "" {
-					d = vs.Comment.Text()
+				if own := vs.Doc.Text() + vs.Comment.Text(); own != "" && own != d {
+					d = strings.TrimSpace(own + "\n" + d)
 				}
 				for _, n := range vs.Names {
 					if !ast.IsExported(n.Name) && p.Path != "builtin" {
@@ -218,9 +217,14 @@ func nodeText(fset *token.FileSet, n any) string {
 	return b.String()
 }
 
+// Sort orders pkgs by import path.
+func Sort(pkgs []*Package) {
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
+}
+
 // Write stores pkgs, sorted by import path, as gzip-compressed JSON.
 func Write(w io.Writer, pkgs []*Package) error {
-	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
+	Sort(pkgs)
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
