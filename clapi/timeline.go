@@ -1,0 +1,203 @@
+package clapi
+
+/*
+#include "gocl_cl.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"html"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/seed43a1e1ab/gocl/clapi/viz"
+)
+
+// clockMap maps one device's profiling clock to host time: the device time
+// devNs happened at host time hostAt, within ±bound.
+type clockMap struct {
+	hostAt time.Time
+	devNs  int64
+	bound  time.Duration
+	method string
+}
+
+func (m clockMap) host(devNs int64) time.Time { return m.hostAt.Add(time.Duration(devNs - m.devNs)) }
+
+// forceAnchor makes calibrate skip clGetDeviceAndHostTimer (for tests).
+var forceAnchor = false
+
+// calibrate maps q's device clock to host time.
+//
+// Where the device and platform are OpenCL 2.1+, clGetDeviceAndHostTimer
+// reads the device clock; the host time is taken just before and after the
+// call, and the midpoint is used: the error is at most half the call's
+// duration plus the device timer's resolution.
+//
+// Otherwise (or if that call fails) it anchors on a command observed from
+// the host: after the queue drains, a marker is enqueued at host time t1 and
+// seen complete at t2; its device END lies in [t1, t2], so the midpoint is
+// used with an error of at most (t2-t1)/2 plus the timer resolution. Clock
+// drift between calibration and the events (parts per million over
+// seconds) is not corrected.
+func calibrate(q *Queue) (clockMap, bool) {
+	dev := q.dev
+	if !forceAnchor && dev.AtLeast(2, 1) && dev.Platform.AtLeast(2, 1) {
+		var d, h C.cl_ulong
+		t1 := time.Now()
+		rc := C.gocl_device_host_timer(dev.id, &d, &h)
+		t2 := time.Now()
+		if rc == C.CL_SUCCESS && d != 0 {
+			half := t2.Sub(t1) / 2
+			return clockMap{hostAt: t1.Add(half), devNs: int64(d), bound: half + dev.TimerResolution, method: "clGetDeviceAndHostTimer"}, true
+		}
+	}
+	if !q.Profiling() {
+		return clockMap{}, false
+	}
+	q.Finish()
+	t1 := time.Now()
+	ev := EnqueueMarker(q)
+	q.Flush()
+	ev.Wait()
+	t2 := time.Now()
+	end := ev.End()
+	ev.Release()
+	half := t2.Sub(t1) / 2
+	return clockMap{hostAt: t1.Add(half), devNs: end, bound: half + dev.TimerResolution, method: "marker anchor"}, true
+}
+
+// TimelineView is what [Timeline] returns: spans on one host time axis, one
+// lane for the host calls and one per queue for the device commands.
+type TimelineView struct {
+	Title      string
+	Spans      []viz.Span
+	Method     string        // how device time was mapped to host time
+	ErrorBound time.Duration // worst error of that mapping (largest over queues)
+	Skipped    []string      // events shown without a device span, and why
+}
+
+// Timeline waits for the events and lays them out on one time axis from the
+// earliest enqueue: a "host" lane with each enqueue call (start to return)
+// and a lane per queue with each command's device execution (START to END),
+// mapped to host time as [calibrate] describes. Events of queues without
+// cl.Profiling get only their host span.
+func Timeline(events ...*Event) *TimelineView {
+	t := &TimelineView{Title: "OpenCL timeline"}
+	if len(events) == 0 {
+		refuse("Timeline", "CL_INVALID_VALUE", "no events given", "pass the events to show: cl.Timeline(ev1, ev2)")
+	}
+	for _, e := range events {
+		if e == nil {
+			refuse("Timeline", "CL_INVALID_EVENT", "an event is nil", "")
+		}
+		e.wait() // failed or interrupted events are shown as far as known
+	}
+	t0 := events[0].info.start
+	for _, e := range events {
+		if e.info.start.Before(t0) {
+			t0 = e.info.start
+		}
+	}
+	maps := map[*Queue]clockMap{}
+	var methods []string
+	for _, e := range events {
+		t.Spans = append(t.Spans, viz.Span{Lane: "host", Label: e.info.command, Kind: "host",
+			Start: e.info.start.Sub(t0), End: e.info.ret.Sub(t0), Bytes: e.info.bytes})
+		if e.queue == nil {
+			continue
+		}
+		p, ok := e.tryProfile()
+		if !ok {
+			t.Skipped = append(t.Skipped, e.info.command+": no device times (queue without cl.Profiling, or the command failed)")
+			continue
+		}
+		m, seen := maps[e.queue]
+		if !seen {
+			var ok bool
+			if m, ok = calibrate(e.queue); !ok {
+				t.Skipped = append(t.Skipped, e.info.command+": its queue's clock could not be mapped")
+				continue
+			}
+			maps[e.queue] = m
+			methods = append(methods, m.method)
+			if m.bound > t.ErrorBound {
+				t.ErrorBound = m.bound
+			}
+		}
+		t.Spans = append(t.Spans, viz.Span{Lane: e.queue.lane(), Label: e.info.command, Kind: spanKind(e),
+			Start: m.host(p[2]).Sub(t0), End: m.host(p[3]).Sub(t0), Bytes: e.info.bytes})
+	}
+	sort.Strings(methods)
+	t.Method = strings.Join(dedupe(methods), ", ")
+	return t
+}
+
+func spanKind(e *Event) string {
+	switch e.info.direction {
+	case HostToDevice:
+		return "write"
+	case DeviceToHost:
+		return "read"
+	case DeviceToDevice:
+		return "copy"
+	}
+	c := e.info.command
+	switch {
+	case strings.HasPrefix(c, "kernel "):
+		return "kernel"
+	case strings.Contains(c, "Fill"):
+		return "fill"
+	case strings.Contains(c, "Map") || strings.Contains(c, "Unmap"):
+		return "map"
+	case strings.Contains(c, "Marker") || strings.Contains(c, "Barrier"):
+		return "marker"
+	}
+	return "other"
+}
+
+func dedupe(s []string) []string {
+	var out []string
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// SVG draws the timeline.
+func (t *TimelineView) SVG() string { return viz.TimelineSVG(t.Title, t.Spans) }
+
+// Table lists the spans as an HTML table.
+func (t *TimelineView) Table() string { return viz.TimelineTable(t.Spans) }
+
+// HTML is the drawing followed by how device times were placed.
+func (t *TimelineView) HTML() string {
+	return t.SVG() + "<p style=\"font-size:smaller\">" + html.EscapeString(t.note()) + "</p>"
+}
+
+func (t *TimelineView) note() string {
+	s := "Host lane: enqueue call start to return. Device lanes: command START to END"
+	if t.Method != "" {
+		s += fmt.Sprintf(", placed on the host clock by %s (error at most ±%s)", t.Method, t.ErrorBound)
+	}
+	s += "."
+	if len(t.Skipped) > 0 {
+		s += " Not placed: " + strings.Join(t.Skipped, "; ") + "."
+	}
+	return s
+}
+
+// String lists the spans, one per line.
+func (t *TimelineView) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", t.Title)
+	for _, s := range t.Spans {
+		fmt.Fprintf(&b, "%-28s %-30s %12s → %12s\n", s.Lane, s.Label, s.Start, s.End)
+	}
+	b.WriteString(t.note())
+	return b.String()
+}
