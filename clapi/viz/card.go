@@ -1,0 +1,313 @@
+package viz
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CopyCard describes one finished (or failed) memory transfer, as measured
+// by the binding: how long the enqueue call kept the host, and how long the
+// copy ran on the device according to the event's profiling counters.
+type CopyCard struct {
+	Command     string        // the call, e.g. "EnqueueWriteBuffer"
+	Direction   string        // "host→device", "device→host" or "device→device"
+	HostMemory  string        // "pageable", "pinned", or "" when unknown
+	Bytes       int64         // bytes moved
+	NonBlocking bool          // the call was asked not to block
+	HostBlocked time.Duration // time spent inside the enqueue call
+	DeviceTime  time.Duration // event END - START; 0 when profiling is off
+	Status      string        // event status, e.g. "complete", or an error name
+	Device      string        // device name, e.g. "NVIDIA H200"
+}
+
+// Thresholds for the diagnosis. A call that kept the host for more than
+// blockedMinimum and more than half the device time has not overlapped
+// anything; one between a tenth and a half overlapped only partly. Copies
+// below tinyBytes, or that ran less than tinyDevice, are dominated by
+// launch overhead, so whether they blocked hardly matters.
+const (
+	blockedMinimum = time.Millisecond
+	blockedShare   = 0.5
+	partialShare   = 0.1
+	tinyBytes      = 64 * 1000
+	tinyDevice     = 100 * time.Microsecond
+)
+
+// severity grades a verdict for colouring.
+type severity int
+
+const (
+	sevInfo severity = iota // nothing to fix, or nothing to judge
+	sevGood                 // overlapped as asked
+	sevWarn                 // partly overlapped, or unverifiable
+	sevBad                  // a non-blocking call that blocked, or a failure
+)
+
+// Verdict returns a plain-words diagnosis of the copy: whether the call
+// returned at once and left the copy to the device, or kept the host for
+// the whole copy, and why, with the fix. For example "This non-blocking copy
+// blocked the host for 0.500 s of its 0.500 s: the source is pageable
+// memory, which this driver stages synchronously; use cl.NewPinnedHost." or
+// "Returned after 40.0 µs; the copy ran 72.0 ms in the background (55.6
+// GB/s)."
+func Verdict(c CopyCard) string {
+	_, text := diagnose(c)
+	return text
+}
+
+// okStatuses are the event statuses that mean the command has not failed.
+var okStatuses = map[string]bool{
+	"": true, "complete": true, "completed": true, "queued": true, "submitted": true, "running": true,
+}
+
+func diagnose(c CopyCard) (severity, string) {
+	st := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(c.Status)), "cl_")
+	switch {
+	case c.Bytes < 0 || c.HostBlocked < 0 || c.DeviceTime < 0:
+		return sevBad, fmt.Sprintf("Invalid measurement (bytes %d, host blocked %v, device time %v): none may be negative; check the event timestamps.",
+			c.Bytes, c.HostBlocked, c.DeviceTime)
+	case !okStatuses[st]:
+		return sevBad, fmt.Sprintf("The copy did not complete: status %s. Its timings mean nothing until that error is fixed.", c.Status)
+	case c.Bytes == 0:
+		return sevInfo, "Empty copy (0 B): nothing moved."
+	}
+	hb, dt := FormatDuration(c.HostBlocked), FormatDuration(c.DeviceTime)
+	rate := ""
+	if c.DeviceTime > 0 {
+		rate = " (" + FormatRate(c.Bytes, c.DeviceTime) + ")"
+	}
+	if !c.NonBlocking {
+		if c.DeviceTime == 0 {
+			return sevInfo, fmt.Sprintf("Blocking copy, as requested: the call returned after %s, once the copy was done. To overlap copies with work, use a non-blocking copy from pinned memory (cl.NewPinnedHost).", hb)
+		}
+		return sevInfo, fmt.Sprintf("Blocking copy, as requested: the call returned after %s, once the copy was done; it ran %s on the device%s. To overlap copies with work, use a non-blocking copy from pinned memory (cl.NewPinnedHost).", hb, dt, rate)
+	}
+
+	if c.DeviceTime == 0 {
+		if c.HostBlocked > blockedMinimum {
+			return sevWarn, fmt.Sprintf("Returned after %s, long for a non-blocking call: the driver probably did the copy inside the call%s. Device time is unknown: create the queue with profiling on to compare.", hb, pageableHint(c))
+		}
+		return sevWarn, fmt.Sprintf("Returned after %s; the device time is unknown, so whether the copy overlapped cannot be judged: create the queue with profiling on.", hb)
+	}
+
+	share := float64(c.HostBlocked) / float64(c.DeviceTime)
+	switch {
+	case c.HostBlocked > blockedMinimum && share > blockedShare:
+		of := fmt.Sprintf("for %s of its %s", hb, dt)
+		if share > 1.1 {
+			of = fmt.Sprintf("for %s, longer than the %s the copy ran on the device", hb, dt)
+		}
+		return sevBad, "This non-blocking copy blocked the host " + of + blockedCause(c)
+	case c.HostBlocked > blockedMinimum && share > partialShare:
+		return sevWarn, fmt.Sprintf("Returned after %s, %s of the copy's %s on the device%s: only partly overlapped%s", hb, percent(share), dt, rate, partialCause(c))
+	case c.Bytes < tinyBytes || c.DeviceTime < tinyDevice:
+		return sevInfo, fmt.Sprintf("Small copy (%s): returned after %s, ran %s on the device. At this size the launch overhead dominates; whether the call blocks hardly matters.", FormatBytes(c.Bytes), hb, dt)
+	}
+	text := fmt.Sprintf("Returned after %s; the copy ran %s in the background%s.", hb, dt, rate)
+	if strings.EqualFold(c.HostMemory, "pageable") && !isDeviceToDevice(c) {
+		text += " Pageable memory did not block on this driver, but on NVIDIA it would: use cl.NewPinnedHost for overlap everywhere."
+	}
+	return sevGood, text
+}
+
+// hostSide names the host end of the copy: the source of a write, the
+// destination of a read.
+func hostSide(c CopyCard) string {
+	d := strings.ToLower(c.Direction)
+	if strings.HasPrefix(d, "device") && strings.HasSuffix(d, "host") ||
+		d == "" && strings.Contains(strings.ToLower(c.Command), "read") {
+		return "destination"
+	}
+	return "source"
+}
+
+// isDeviceToDevice reports whether no host memory is involved.
+func isDeviceToDevice(c CopyCard) bool {
+	d := strings.ToLower(c.Direction)
+	return strings.Count(d, "device") == 2 ||
+		d == "" && strings.Contains(strings.ToLower(c.Command), "copybuffer")
+}
+
+// blockedCause explains a non-blocking copy that blocked, ending the
+// sentence.
+func blockedCause(c CopyCard) string {
+	switch {
+	case isDeviceToDevice(c):
+		return ": the driver ran this device-to-device copy synchronously, so nothing overlapped."
+	case strings.EqualFold(c.HostMemory, "pageable"):
+		return fmt.Sprintf(": the %s is pageable memory, which this driver stages synchronously; use cl.NewPinnedHost.", hostSide(c))
+	case strings.EqualFold(c.HostMemory, "pinned"):
+		return fmt.Sprintf(" even though the %s is pinned memory: this driver did the copy inside the call, so there is no overlap to be had here. Check that the host buffer is the mapped memory of cl.NewPinnedHost, not a copy of it.", hostSide(c))
+	default:
+		return fmt.Sprintf(": the kind of host memory is unknown; if the %s is ordinary (pageable) memory, the driver staged it synchronously: use cl.NewPinnedHost.", hostSide(c))
+	}
+}
+
+// partialCause explains a partly overlapped copy, ending the sentence.
+func partialCause(c CopyCard) string {
+	if strings.EqualFold(c.HostMemory, "pageable") && !isDeviceToDevice(c) {
+		return fmt.Sprintf("; the %s is pageable memory, which the driver stages in part inside the call: use cl.NewPinnedHost.", hostSide(c))
+	}
+	return "."
+}
+
+// pageableHint adds the likely cause when the host memory is pageable or
+// unknown.
+func pageableHint(c CopyCard) string {
+	if isDeviceToDevice(c) || strings.EqualFold(c.HostMemory, "pinned") {
+		return ""
+	}
+	return fmt.Sprintf(" (a pageable %s is staged synchronously by drivers such as NVIDIA's; use cl.NewPinnedHost)", hostSide(c))
+}
+
+// severityColour is the accent colour of a verdict.
+func severityColour(s severity) string {
+	switch s {
+	case sevGood:
+		return "#2ca02c"
+	case sevWarn:
+		return "#e08a00"
+	case sevBad:
+		return "#d62728"
+	}
+	return "#7f7f7f"
+}
+
+// cardTitle is the heading line of a card.
+func cardTitle(c CopyCard) string {
+	parts := []string{}
+	for _, p := range []string{c.Command, c.Direction} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "copy")
+	}
+	return strings.Join(parts, " ")
+}
+
+// modeText describes how the call was made and on what memory.
+func modeText(c CopyCard) string {
+	mode := "blocking"
+	if c.NonBlocking {
+		mode = "non-blocking"
+	}
+	mem := c.HostMemory
+	if mem == "" {
+		mem = "unknown"
+	}
+	if isDeviceToDevice(c) {
+		return mode + " call"
+	}
+	return mode + " call, " + mem + " host memory"
+}
+
+// deviceTimeText is the device time with its rate, or why it is missing.
+func deviceTimeText(c CopyCard) string {
+	if c.DeviceTime <= 0 {
+		return "unknown (profiling off)"
+	}
+	return FormatDuration(c.DeviceTime) + " · " + FormatRate(c.Bytes, c.DeviceTime)
+}
+
+// EventCardText renders the card as plain text: a heading, the figures, two
+// bars comparing host-blocked and device time, and the verdict.
+func EventCardText(c CopyCard) string {
+	var b strings.Builder
+	head := cardTitle(c) + " · " + FormatBytes(c.Bytes)
+	if c.Device != "" {
+		head += " · " + c.Device
+	}
+	b.WriteString(head + "\n")
+	row := func(k, v string) { fmt.Fprintf(&b, "  %-13s %s\n", k, v) }
+	row("mode", modeText(c))
+	row("device time", deviceTimeText(c))
+	hb := FormatDuration(c.HostBlocked)
+	if c.DeviceTime > 0 {
+		hb += " (" + percent(float64(c.HostBlocked)/float64(c.DeviceTime)) + " of device time)"
+	}
+	row("host blocked", hb)
+	if c.Status != "" {
+		row("status", c.Status)
+	}
+	if c.DeviceTime > 0 && c.HostBlocked >= 0 {
+		const width = 30
+		top := max(c.HostBlocked, c.DeviceTime)
+		bar := func(d time.Duration) string {
+			n := int(float64(width)*float64(d)/float64(top) + 0.5)
+			if d > 0 && n == 0 {
+				n = 1
+			}
+			return strings.Repeat("█", n) + strings.Repeat("·", width-n)
+		}
+		row("host", bar(c.HostBlocked))
+		row("device", bar(c.DeviceTime))
+	}
+	_, v := diagnose(c)
+	b.WriteString("  verdict: " + v + "\n")
+	return b.String()
+}
+
+// EventCardHTML renders the card as a compact HTML block with inline CSS
+// only: a heading, the figures, a bar comparing host-blocked with device
+// time, and the verdict with a coloured edge (green overlapped, amber
+// partly or unknown, red blocked or failed). Colours are inherited or
+// half-transparent, so it reads in light and dark themes.
+func EventCardHTML(c CopyCard) string {
+	sev, verdict := diagnose(c)
+	accent := severityColour(sev)
+	var b strings.Builder
+	b.WriteString(`<div style="border:1px solid rgba(128,128,128,.45);border-left:4px solid ` + accent +
+		`;border-radius:6px;padding:8px 12px;margin:4px 0;max-width:640px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45;color:inherit">`)
+	b.WriteString(`<div style="font-weight:600;font-size:14px">` + esc(cardTitle(c)) +
+		` <span style="font-weight:400;opacity:.75">· ` + esc(FormatBytes(c.Bytes)))
+	if c.Device != "" {
+		b.WriteString(" · " + esc(c.Device))
+	}
+	b.WriteString(`</span></div>`)
+	b.WriteString(`<table style="border-collapse:collapse;margin:4px 0;font-variant-numeric:tabular-nums;color:inherit">`)
+	row := func(k, v string) {
+		b.WriteString(`<tr><td style="padding:1px 14px 1px 0;opacity:.7">` + esc(k) + `</td><td style="padding:1px 0">` + esc(v) + `</td></tr>`)
+	}
+	row("mode", modeText(c))
+	row("device time", deviceTimeText(c))
+	withBars := c.DeviceTime > 0 && c.HostBlocked >= 0
+	if !withBars {
+		row("host blocked", FormatDuration(c.HostBlocked))
+	}
+	if c.Status != "" {
+		row("status", c.Status)
+	}
+	b.WriteString(`</table>`)
+	if withBars {
+		top := float64(max(c.HostBlocked, c.DeviceTime))
+		bar := func(name string, d time.Duration, colour string) {
+			pct := 100 * float64(d) / top
+			if d > 0 {
+				pct = max(pct, 0.5)
+			}
+			fmt.Fprintf(&b, `<div style="display:flex;align-items:center;gap:8px;margin:2px 0"><span style="width:84px;opacity:.7">%s</span>`+
+				`<span style="flex:1;background:rgba(128,128,128,.18);border-radius:3px;height:10px;position:relative">`+
+				`<span style="position:absolute;left:0;top:0;bottom:0;width:%.2f%%;background:%s;border-radius:3px"></span></span>`+
+				`<span style="width:76px;text-align:right">%s</span></div>`, name, pct, colour, esc(FormatDuration(d)))
+		}
+		hostColour := "#2ca02c"
+		if sev == sevBad || sev == sevWarn {
+			hostColour = accent
+		}
+		bar("host blocked", c.HostBlocked, hostColour)
+		bar("device", c.DeviceTime, "#1f77b4")
+	}
+	b.WriteString(`<div style="margin-top:6px">` + esc(verdict) + `</div></div>`)
+	return b.String()
+}
+
+// percent renders a share as a whole percentage, "<1%" for a sliver.
+func percent(share float64) string {
+	if share > 0 && share < 0.005 {
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*share)
+}
