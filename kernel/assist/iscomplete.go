@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"go/ast"
 	"go/token"
 	"strings"
 )
@@ -53,8 +54,10 @@ func IsComplete(code string) (status, indent string) {
 	if last := lastCodeToken(toks); last != nil && continues(last.t) {
 		return "incomplete", IndentUnit
 	}
-	_, err, atEnd := parseCell(code)
+	ps, err, atEnd := parseCell(code)
 	switch {
+	case err == nil && bodiless(ps):
+		return "incomplete", "" // `func f()` waits for its body
 	case err == nil:
 		return "complete", ""
 	case atEnd:
@@ -91,4 +94,20 @@ func continues(t token.Token) bool {
 		return true
 	}
 	return t.IsOperator() && t.Precedence() > 0 // binary operators
+}
+
+// bodiless reports whether a function declaration lacks its body, which Go
+// allows only for functions written in assembly, never in a cell.
+func bodiless(ps []*parsed) bool {
+	for _, p := range ps {
+		if p.stmts != nil || p.file == nil {
+			continue
+		}
+		for _, d := range p.file.Decls {
+			if f, ok := d.(*ast.FuncDecl); ok && f.Body == nil {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -29,6 +29,10 @@ func TestIsComplete(t *testing.T) {
 		{"s := \"broken\nx := 1", "invalid", ""},
 		{"x := 1 1", "invalid", ""},
 		{"if x {\n} else", "incomplete", "    "},
+		{"func f()", "incomplete", ""},
+		{"if x", "incomplete", ""},
+		{"package main\n\nfunc main() {}", "complete", ""},
+		{"func() { fmt.Println(1) }()", "complete", ""},
 	}
 	for _, tt := range tests {
 		status, indent := IsComplete(tt.code)
