@@ -1,0 +1,191 @@
+package nbrun
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/seed43a1e1ab/gocl/kernel/display"
+)
+
+// outputs turns what cells emit into nbformat outputs the way nbclient
+// (behind `jupyter nbconvert --execute`) does, so both tools store the same
+// notebook: one output per message, update_display_data rewriting every
+// earlier output with the same display_id in any cell, clear_output(wait)
+// deferred to the cell's next output; consecutive streams are merged when
+// the notebook is written (coalesceStreams).
+type outputs struct {
+	cells     []map[string]any
+	displayID map[string]map[int][]int // display_id -> cell index -> output indexes
+	cell      int                      // index of the running cell
+	clearNext bool                     // a clear_output(wait=True) is pending
+}
+
+func newOutputs(cells []map[string]any) *outputs {
+	return &outputs{cells: cells, displayID: map[string]map[int][]int{}}
+}
+
+// start begins cell i: its outputs are emptied, as nbclient does.
+func (o *outputs) start(i int) {
+	o.cell = i
+	o.clearNext = false
+	o.cells[i]["outputs"] = []any{}
+}
+
+func (o *outputs) list() []any {
+	l, _ := o.cells[o.cell]["outputs"].([]any)
+	return l
+}
+
+// add appends out to the running cell, first executing a pending clear and
+// recording the output's display_id, if any.
+func (o *outputs) add(out map[string]any, displayID string) {
+	if o.clearNext {
+		o.clear()
+		o.clearNext = false
+	}
+	l := o.list()
+	if displayID != "" {
+		m := o.displayID[displayID]
+		if m == nil {
+			m = map[int][]int{}
+			o.displayID[displayID] = m
+		}
+		m[o.cell] = append(m[o.cell], len(l))
+	}
+	o.cells[o.cell]["outputs"] = append(l, out)
+}
+
+// clear empties the running cell's outputs now.
+func (o *outputs) clear() {
+	o.cells[o.cell]["outputs"] = []any{}
+	for _, m := range o.displayID {
+		delete(m, o.cell)
+	}
+}
+
+// stream records text written to stdout or stderr.
+func (o *outputs) stream(name, text string) {
+	o.add(map[string]any{"output_type": "stream", "name": name, "text": text}, "")
+}
+
+// display records a display message.
+func (o *outputs) display(m display.Message) {
+	switch m.Kind {
+	case display.Clear:
+		if m.Wait {
+			o.clearNext = true
+		} else {
+			o.clear()
+		}
+	case display.Update:
+		o.update(m.DisplayID, m.Data, m.Metadata)
+	case display.Show:
+		if m.DisplayID != "" {
+			o.update(m.DisplayID, m.Data, m.Metadata)
+		}
+		o.add(map[string]any{
+			"output_type": "display_data",
+			"data":        bundle(m.Data),
+			"metadata":    metadata(m.Metadata),
+		}, m.DisplayID)
+	}
+}
+
+// update replaces data and metadata of every output carrying id; an unknown
+// id is ignored, as Jupyter does.
+func (o *outputs) update(id string, data display.Bundle, md map[string]any) {
+	if id == "" {
+		return
+	}
+	for ci, idxs := range o.displayID[id] {
+		l, _ := o.cells[ci]["outputs"].([]any)
+		for _, i := range idxs {
+			if i < len(l) {
+				out := l[i].(map[string]any)
+				out["data"] = bundle(data)
+				out["metadata"] = metadata(md)
+			}
+		}
+	}
+}
+
+// result records the cell's execute_result.
+func (o *outputs) result(count int, data display.Bundle, md map[string]any) {
+	o.add(map[string]any{
+		"output_type":     "execute_result",
+		"execution_count": count,
+		"data":            bundle(data),
+		"metadata":        metadata(md),
+	}, "")
+}
+
+// fail records an error output.
+func (o *outputs) fail(ename, evalue string, traceback []string) {
+	tb := make([]any, len(traceback))
+	for i, l := range traceback {
+		tb[i] = l
+	}
+	o.add(map[string]any{
+		"output_type": "error",
+		"ename":       ename,
+		"evalue":      evalue,
+		"traceback":   tb,
+	}, "")
+}
+
+// bundle copies a MIME bundle into plain JSON values.
+func bundle(b display.Bundle) map[string]any {
+	out := make(map[string]any, len(b))
+	for k, v := range b {
+		out[k] = plainJSON(v)
+	}
+	return out
+}
+
+func metadata(md map[string]any) map[string]any {
+	if md == nil {
+		return map[string]any{}
+	}
+	out := plainJSON(md)
+	if m, ok := out.(map[string]any); ok {
+		return m
+	}
+	return map[string]any{}
+}
+
+// crPattern is nbconvert's coalesce_streams pattern: text on a line before a
+// carriage return that is not the end of the line was overwritten.
+var crPattern = regexp.MustCompile(`[^\n]*\r([^\n])`)
+
+// coalesceStreams merges consecutive stream outputs of the same name and
+// drops text overwritten by a carriage return, as nbconvert's
+// coalesce_streams preprocessor does after executing a notebook.
+func coalesceStreams(cell map[string]any) {
+	l, _ := cell["outputs"].([]any)
+	if len(l) == 0 {
+		return
+	}
+	merged := []any{l[0]}
+	last, _ := l[0].(map[string]any)
+	for _, x := range l[1:] {
+		out, _ := x.(map[string]any)
+		if out != nil && last != nil && out["output_type"] == "stream" && last["output_type"] == "stream" && out["name"] == last["name"] {
+			a, _ := multiline(last["text"], "text")
+			b, _ := multiline(out["text"], "text")
+			last["text"] = a + b
+			continue
+		}
+		merged = append(merged, x)
+		last = out
+	}
+	for _, x := range merged {
+		out, _ := x.(map[string]any)
+		if out == nil || out["output_type"] != "stream" {
+			continue
+		}
+		if s, err := multiline(out["text"], "text"); err == nil && strings.Contains(s, "\r") {
+			out["text"] = crPattern.ReplaceAllString(s, "$1")
+		}
+	}
+	cell["outputs"] = merged
+}
