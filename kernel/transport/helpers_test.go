@@ -172,3 +172,5 @@ func content(t *testing.T, m *wire.Message) map[string]any {
 	}
 	return c
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
