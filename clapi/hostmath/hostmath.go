@@ -4,9 +4,9 @@
 //
 // Every helper splits its slice into fixed-size chunks (the chunk boundaries
 // depend only on the length, never on the number of cores) and hands the
-// chunks to GOMAXPROCS goroutines. Results that combine chunks, such as
-// [Sum] and [RandomSeed], combine them in chunk order, so they are the same
-// bit for bit whatever the core count.
+// chunks to GOMAXPROCS goroutines. [Sum] combines chunk results in chunk
+// order, and element i of [RandomSeed] depends only on the seed and i, so
+// results are the same bit for bit whatever the core count.
 //
 // The generic functions ([Fill], [Sum], [MaxAbsDiff], [Equal]) cannot be
 // exported to the yaegi interpreter, which skips generic symbols; each has
@@ -20,8 +20,8 @@ import (
 )
 
 // chunkLen is the number of elements one goroutine handles at a time. It is
-// a constant so that chunk boundaries, and hence per-chunk random streams and
-// partial sums, never depend on the machine.
+// a constant so that chunk boundaries, and hence partial sums, never depend
+// on the machine.
 const chunkLen = 1 << 16
 
 // Float is the constraint for the floating-point helpers.

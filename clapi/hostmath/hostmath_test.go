@@ -47,6 +47,28 @@ func TestRandomSeedDeterministicAcrossProcs(t *testing.T) {
 	}
 }
 
+func TestRandomPrefixAndFill(t *testing.T) {
+	// Element i depends only on the seed and i.
+	long, short := RandomSeed(testN, 99), RandomSeed(chunkLen+3, 99)
+	if !Equal(long[:len(short)], short) {
+		t.Fatal("RandomSeed(n) is not a prefix of RandomSeed(m > n) for the same seed")
+	}
+	long32, short32 := RandomFloat32(testN, 99), RandomFloat32(chunkLen+3, 99)
+	if !Equal(long32[:len(short32)], short32) {
+		t.Fatal("RandomFloat32(n) is not a prefix of RandomFloat32(m > n)")
+	}
+	buf := make([]float64, testN)
+	FillRandom(buf, 99)
+	if !Equal(buf, long) {
+		t.Fatal("FillRandom differs from RandomSeed")
+	}
+	buf32 := make([]float32, testN)
+	FillRandomFloat32(buf32, 99)
+	if !Equal(buf32, long32) {
+		t.Fatal("FillRandomFloat32 differs from RandomFloat32")
+	}
+}
+
 func TestRandomSeedsDiffer(t *testing.T) {
 	a, b := RandomSeed(1000, 1), RandomSeed(1000, 2)
 	if Equal(a, b) {
@@ -81,8 +103,7 @@ func TestRandomDistribution(t *testing.T) {
 		if math.Abs(variance-1.0/12) > 0.003 {
 			t.Errorf("%s: variance %v, want about 1/12", name, variance)
 		}
-		// Neighbouring chunks must not be correlated (they have separately
-		// seeded generators).
+		// Neighbouring chunks must not be correlated.
 		if r := correlation(xs[:chunkLen], xs[chunkLen:2*chunkLen]); math.Abs(r) > 0.03 {
 			t.Errorf("%s: correlation between chunk 0 and chunk 1 is %v, want about 0", name, r)
 		}

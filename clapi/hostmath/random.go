@@ -2,7 +2,6 @@ package hostmath
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"time"
 )
 
@@ -14,61 +13,86 @@ func Random(n int) []float64 {
 }
 
 // RandomSeed returns n pseudo-random float64 values, uniform in [0, 1).
-// The same seed gives the same values whatever the number of cores: every
-// fixed-size chunk of the result has its own PCG generator whose state is
-// derived from the seed and the chunk's index. It panics if n is negative.
+// The same seed gives the same values whatever the number of cores. It
+// panics if n is negative.
+//
+// The values are the SplitMix64 sequence (the generator behind Java's
+// SplittableRandom, which passes TestU01's BigCrush) from a starting state
+// derived from the seed. SplitMix64's state advances by a constant, so
+// element i depends only on the seed and i: chunks are generated in
+// parallel with no per-chunk seeding and no dependency between elements,
+// about twice as fast per core as math/rand/v2's PCG, whose 128-bit
+// multiply chain serialises every step. The top 53 bits of each output
+// give every multiple of 2⁻⁵³ in [0, 1) with equal probability.
 //
 // These are not cryptographically secure values; they are meant for test
 // data.
 func RandomSeed(n int, seed uint64) []float64 {
 	checkLen("RandomSeed", n)
 	out := make([]float64, n)
-	forChunks(n, func(i, lo, hi int) {
-		g := chunkGenerator(seed, i)
-		part := out[lo:hi]
-		for j := range part {
-			// The top 53 bits give every representable multiple of 2^-53.
-			part[j] = float64(g.Uint64()>>11) * 0x1p-53
-		}
-	})
+	FillRandom(out, seed)
 	return out
 }
 
+// FillRandom overwrites dst with the values RandomSeed(len(dst), seed)
+// would return, without allocating: use it to refill pinned host memory
+// in place.
+func FillRandom(dst []float64, seed uint64) {
+	base := streamBase(seed, 0)
+	forChunks(len(dst), func(_, lo, hi int) {
+		part := dst[lo:hi]
+		state := base + uint64(lo)*golden
+		for j := range part {
+			state += golden
+			part[j] = float64(mix64(state)>>11) * 0x1p-53
+		}
+	})
+}
+
 // RandomFloat32 returns n pseudo-random float32 values, uniform in [0, 1),
-// reproducibly from seed like [RandomSeed]. It panics if n is negative.
+// reproducibly from seed like [RandomSeed] (but not the same values). Each
+// 64-bit output gives two 24-bit fractions. It panics if n is negative.
 func RandomFloat32(n int, seed uint64) []float32 {
 	checkLen("RandomFloat32", n)
 	out := make([]float32, n)
-	forChunks(n, func(i, lo, hi int) {
-		g := chunkGenerator(seed, i)
-		part := out[lo:hi]
+	FillRandomFloat32(out, seed)
+	return out
+}
+
+// FillRandomFloat32 overwrites dst with the values
+// RandomFloat32(len(dst), seed) would return, without allocating.
+func FillRandomFloat32(dst []float32, seed uint64) {
+	base := streamBase(seed, 1)
+	forChunks(len(dst), func(_, lo, hi int) {
+		part := dst[lo:hi]
+		// chunkLen is even, so every chunk starts on a pair boundary.
+		state := base + uint64(lo/2)*golden
 		j := 0
-		// Two 24-bit values from each 64-bit draw.
 		for ; j+1 < len(part); j += 2 {
-			x := g.Uint64()
+			state += golden
+			x := mix64(state)
 			part[j] = float32(x>>40) * 0x1p-24
 			part[j+1] = float32((x>>8)&(1<<24-1)) * 0x1p-24
 		}
 		if j < len(part) {
-			part[j] = float32(g.Uint64()>>40) * 0x1p-24
+			state += golden
+			part[j] = float32(mix64(state)>>40) * 0x1p-24
 		}
 	})
-	return out
 }
 
-// chunkGenerator returns the generator for chunk i of a seeded sequence.
-// The PCG state is scrambled with splitmix64 so that neighbouring chunks do
-// not start from neighbouring states.
-func chunkGenerator(seed uint64, i int) *rand.PCG {
-	a := splitmix64(seed ^ splitmix64(uint64(i)+0x632be59bd9b4e019))
-	b := splitmix64(a ^ 0xda942042e4dd58b5)
-	return rand.NewPCG(a, b)
+// golden is SplitMix64's state increment, 2⁶⁴/φ rounded to odd.
+const golden = 0x9e3779b97f4a7c15
+
+// streamBase derives the starting state of a stream from the seed, so that
+// nearby seeds, and the float64 and float32 streams of one seed, start far
+// apart.
+func streamBase(seed, stream uint64) uint64 {
+	return mix64(mix64(seed^0x632be59bd9b4e019) + stream*0xda942042e4dd58b5)
 }
 
-// splitmix64 is the finaliser of the SplitMix64 generator: a bijective
-// 64-bit mix.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
+// mix64 is SplitMix64's output function: a bijective 64-bit mix.
+func mix64(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
