@@ -66,8 +66,15 @@ func testSigner(t testing.TB) *wire.Signer {
 // dial connects a zmq4 client socket to port on 127.0.0.1.
 func dial(t *testing.T, sock zmq4.Socket, port int) zmq4.Socket {
 	t.Helper()
-	if err := sock.Dial(fmt.Sprintf("tcp://127.0.0.1:%d", port)); err != nil {
-		t.Fatal(err)
+	errc := make(chan error, 1)
+	go func() { errc <- sock.Dial(fmt.Sprintf("tcp://127.0.0.1:%d", port)) }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(hang):
+		t.Fatalf("dial port %d: no ZMTP handshake", port)
 	}
 	t.Cleanup(func() { sock.Close() })
 	return sock

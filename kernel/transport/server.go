@@ -90,18 +90,25 @@ func Listen(info ConnectionInfo, log *slog.Logger) (*Server, error) {
 		s.Close()
 		return nil, fmt.Errorf("transport: bind %s socket at %s: %w (is another kernel using this connection file?)", what, info.endpoint(port), err)
 	}
+	bind := func(sock zmq4.Socket, port int) error {
+		ep, err := guardedEndpoint(info.endpoint(port))
+		if err != nil {
+			return err
+		}
+		return sock.Listen(ep)
+	}
 	ports := [3]*int{&s.info.ShellPort, &s.info.ControlPort, &s.info.StdinPort}
 	for ch := Shell; ch <= Stdin; ch++ {
 		r := zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
 		s.routers[ch] = r
-		if err := r.Listen(info.endpoint(*ports[ch])); err != nil {
+		if err := bind(r, *ports[ch]); err != nil {
 			return fail(ch.String(), *ports[ch], err)
 		}
 		*ports[ch] = portOf(r.Addr())
 		s.inbox[ch] = make(chan *wire.Message, 16)
 	}
 	s.hb = zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
-	if err := s.hb.Listen(info.endpoint(info.HBPort)); err != nil {
+	if err := bind(s.hb, info.HBPort); err != nil {
 		return fail("heartbeat", info.HBPort, err)
 	}
 	s.info.HBPort = portOf(s.hb.Addr())

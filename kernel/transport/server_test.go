@@ -307,3 +307,23 @@ func TestListenBusyPort(t *testing.T) {
 		t.Fatalf("second Listen on the same ports: %v", err)
 	}
 }
+
+// TestSilentPeerDoesNotBlockOthers: a TCP peer that connects and says
+// nothing must not stop the sockets from accepting real clients.
+func TestSilentPeerDoesNotBlockOthers(t *testing.T) {
+	s, _ := startServer(t)
+	for _, port := range []int{s.Info().ShellPort, s.Info().HBPort, s.Info().IOPubPort} {
+		raw, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+	}
+	c := dealer(t, "client", s.Info().ShellPort)
+	req := request(t, c, "kernel_info_request", nil)
+	if got := next(t, s.Shell()); got.Header.MsgID != req.Header.MsgID {
+		t.Errorf("got %s", got.Header.MsgType)
+	}
+	testEcho(t, s)
+	subscribe(t, s)
+}
