@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/seed43a1e1ab/gocl/kernel/display"
+)
+
+// Options configures a new Engine.
+type Options struct {
+	// Exports are symbol tables beyond yaegi's standard library, such as
+	// symbols.Symbols.
+	Exports []interp.Exports
+	// Preimports maps an alias to an import path usable in every cell
+	// without an import line, e.g. {"cl": "github.com/seed43a1e1ab/gocl/clapi"}.
+	Preimports map[string]string
+}
+
+// DefaultImports are the standard packages every cell may use without an
+// import line, besides Options.Preimports.
+var DefaultImports = []string{"fmt", "os", "time", "math", "strings", "sort", "errors", "sync"}
+
+// Time limits of the engine. They guard against hangs; none is a pass/fail
+// condition of a cell.
+const (
+	// stopGrace is how long an interrupted cell may take to unwind before
+	// Execute returns and reports that it is still running.
+	stopGrace = 80 * time.Millisecond
+	// busyWait is how long a new cell waits for an interrupted one that is
+	// stuck in a compiled call.
+	busyWait = 2 * time.Second
+	// drainTimeout bounds the wait for captured output at the end of a cell.
+	drainTimeout = 2 * time.Second
+)
+
+// Engine runs cells in one yaegi interpreter. Its methods may be called from
+// any goroutine; cells run one at a time.
+type Engine struct {
+	mu      sync.Mutex // held for a whole cell
+	in      *interp.Interpreter
+	stopper *stopper
+	closed  bool
+	cellSeq int
+	busy    chan struct{} // closed when an interrupted cell finally stopped
+
+	stdin *stdinReader
+
+	state   sync.Mutex        // guards what Scope reads
+	files   map[string]string // cell name -> source, for tracebacks
+	imports map[string]string // name in cells -> import path
+	types   map[string]string // type name -> normalized declaration
+	decls   map[string]Symbol // user declarations by name
+	avail   map[string]bool   // importable package paths
+
+	trace  traceLog
+	result atomic.Pointer[display.Bundle] // set by the show helper
+}
+
+// running is the cell whose sink receives display messages and stdin
+// requests. The capture of fds 1 and 2 is per process, so is this.
+var running atomic.Pointer[cellIO]
+
+// cellIO is what a running cell emits to; its calls are serialized.
+type cellIO struct {
+	mu   sync.Mutex
+	sink Sink
+	ctx  context.Context
+}
+
+func (c *cellIO) stream(name, text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sink.Stream(name, text)
+}
+
+func (c *cellIO) display(m display.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sink.Display(m)
+}
+
+// Fixed files for fds 1 and 2, used by interpreted code whatever the host
+// program does with os.Stdout and os.Stderr. Kept referenced forever: an
+// *os.File closes its descriptor when collected.
+var (
+	cellStdout = os.NewFile(1, "/dev/stdout")
+	cellStderr = os.NewFile(2, "/dev/stderr")
+	// keepStdio holds the process's own os.Stdout and os.Stderr: a host
+	// that reassigns them (to OriginalStdout, say) must not let their
+	// finalizers close fds 1 and 2.
+	keepStdio = []*os.File{os.Stdout, os.Stderr}
+)
+
+// New makes an engine. The first call in a process starts capturing fds 1
+// and 2 (see OriginalStdout) and installs the display publisher.
+func New(opts Options) (*Engine, error) {
+	if err := startCapture(); err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		files:   map[string]string{},
+		imports: map[string]string{},
+		types:   map[string]string{},
+		decls:   map[string]Symbol{},
+		avail:   map[string]bool{},
+	}
+	e.stdin = &stdinReader{}
+	e.in = interp.New(interp.Options{
+		Stdin:        e.stdin,
+		Stdout:       cellStdout,
+		Stderr:       &stderrFilter{e: e},
+		Env:          os.Environ(),
+		Unrestricted: true,
+	})
+	st, err := newStopper(e.in)
+	if err != nil {
+		return nil, err
+	}
+	e.stopper = st
+
+	tables := append([]interp.Exports{stdlib.Symbols}, opts.Exports...)
+	for _, t := range tables {
+		if err := e.in.Use(t); err != nil {
+			return nil, fmt.Errorf("load symbols: %w", err)
+		}
+		for k := range t {
+			e.avail[path.Dir(k)] = true
+		}
+	}
+	if err := e.in.Use(e.overrides()); err != nil {
+		return nil, fmt.Errorf("load engine symbols: %w", err)
+	}
+	e.avail[hookPath] = true
+
+	pre := map[string]string{}
+	for _, p := range DefaultImports {
+		pre[p] = p
+	}
+	for alias, p := range opts.Preimports {
+		if !e.avail[p] {
+			return nil, fmt.Errorf("preimport %s %q: no symbols for that package; add its table to Options.Exports", alias, p)
+		}
+		pre[alias] = p
+	}
+	aliases := make([]string, 0, len(pre))
+	for a := range pre {
+		aliases = append(aliases, a)
+	}
+	sort.Strings(aliases)
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, a := range aliases {
+		fmt.Fprintf(&b, "\t%s %q\n", a, pre[a])
+	}
+	b.WriteString(")\n")
+	b.WriteString(helperSource)
+	if r := e.execute(context.Background(), b.String(), discardSink{}, "gocl"); r.Err != nil {
+		return nil, fmt.Errorf("engine setup failed: %s", strings.Join(r.Err.Traceback, "\n"))
+	}
+	e.state.Lock()
+	for name := range e.decls {
+		if strings.HasPrefix(name, helperPrefix) {
+			delete(e.decls, name)
+		}
+	}
+	e.state.Unlock()
+
+	display.SetPublisher(func(m display.Message) {
+		if c := running.Load(); c != nil {
+			c.display(m)
+		}
+	})
+	return e, nil
+}
+
+// Close drops the interpreter. Goroutines a cell started keep running until
+// the process ends (yaegi cannot kill them); a restart makes a new Engine.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	e.stopper.arm()
+	e.stopper.stop() // ends interpreted goroutines at their next step
+	e.in = nil
+	return nil
+}
+
+// Execute runs one cell. Output reaches sink while the cell runs; everything
+// the cell wrote has been delivered when Execute returns. Cancelling ctx
+// interrupts the cell.
+func (e *Engine) Execute(ctx context.Context, code string, sink Sink) Result {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return Result{Err: simpleError("EngineClosed", "this engine was closed; restart the kernel")}
+	}
+	if err := e.waitBusy(ctx); err != nil {
+		return Result{Err: err}
+	}
+	e.cellSeq++
+	return e.execute(ctx, code, sink, fmt.Sprintf("cell%d", e.cellSeq))
+}
+
+// waitBusy waits for an interrupted cell that was still inside a compiled
+// call, so two cells never run at once.
+func (e *Engine) waitBusy(ctx context.Context) *CellError {
+	if e.busy == nil {
+		return nil
+	}
+	select {
+	case <-e.busy:
+		e.busy = nil
+		return nil
+	case <-ctx.Done():
+		return simpleError("Interrupted", "interrupted while waiting for the previous cell to stop")
+	case <-time.After(busyWait):
+		return simpleError("Busy", "the previous, interrupted cell is still inside a compiled call (time.Sleep of a "+
+			"binary package, a C call, a blocking read...) that cannot be stopped; wait for it to return and run this cell again, or restart the kernel")
+	}
+}

@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// simpleError is a CellError with no position.
+func simpleError(name, value string) *CellError {
+	return &CellError{Name: name, Value: value, Traceback: []string{name + ": " + value}}
+}
+
+func interrupted(note string) *CellError {
+	e := simpleError("Interrupted", "the cell was interrupted")
+	if note != "" {
+		e.Traceback = append(e.Traceback, note)
+	}
+	return e
+}
+
+// posRE matches a position of a cell chunk: "cell3/_.go:2:5: ".
+var posRE = regexp.MustCompile(`^([A-Za-z0-9]+)/_\.go:(\d+):(\d+): `)
+
+// barePosRE matches a position yaegi printed without a file name (a node of
+// the wrapper around a chunk).
+var barePosRE = regexp.MustCompile(`^(?:_\.go:)?\d+:\d+: `)
+
+// where renders the location lines of a position: a header, the quoted
+// source line and a caret under the column.
+func (e *Engine) where(cur, file string, line, col int, what string) []string {
+	e.state.Lock()
+	src, ok := e.files[file]
+	e.state.Unlock()
+	var head string
+	switch {
+	case !ok:
+		return []string{fmt.Sprintf("  %s%s:%d:%d", what, file, line, col)}
+	case file == cur:
+		head = fmt.Sprintf("  %sline %d, column %d:", what, line, col)
+	default:
+		head = fmt.Sprintf("  %searlier %s, line %d, column %d:", what, cellLabel(file), line, col)
+	}
+	text := sourceLine(src, line)
+	if text == "" {
+		return []string{head}
+	}
+	col = min(max(col, 1), len(text)+1)
+	prefix := text[:col-1]
+	width := utf8.RuneCountInString(strings.ReplaceAll(prefix, "\t", "    "))
+	return []string{head, "    " + strings.ReplaceAll(text, "\t", "    "), "    " + strings.Repeat(" ", width) + "^"}
+}
+
+func cellLabel(file string) string {
+	if n, ok := strings.CutPrefix(file, "cell"); ok {
+		return "cell #" + n
+	}
+	return file + " (engine setup)"
+}
+
+// errorAt makes an error located at pos of the running cell.
+func (e *Engine) errorAt(cur, name, msg string, pos token.Pos, extra []string) *CellError {
+	p := e.in.FileSet().Position(pos)
+	file := strings.TrimSuffix(p.Filename, "/_.go")
+	tb := []string{name + ": " + msg}
+	tb = append(tb, e.where(cur, file, p.Line, p.Column, "")...)
+	return &CellError{Name: name, Value: firstLine(msg), Traceback: append(tb, extra...)}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// clampLine keeps a parser position inside the cell (an unterminated block
+// reports the wrapper's closing brace, one line past the end).
+func (e *Engine) clampLine(file string, line int) int {
+	e.state.Lock()
+	src := e.files[file]
+	e.state.Unlock()
+	return min(line, strings.Count(src, "\n")+1)
+}
+
+func (e *Engine) syntaxError(cur string, err error) *CellError {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return simpleError("SyntaxError", err.Error())
+	}
+	first := list[0]
+	file := strings.TrimSuffix(first.Pos.Filename, "/_.go")
+	msg := strings.ReplaceAll(first.Msg, "'EOF'", "end of cell")
+	tb := []string{"SyntaxError: " + msg}
+	tb = append(tb, e.where(cur, file, e.clampLine(file, first.Pos.Line), first.Pos.Column, "")...)
+	if len(list) > 1 {
+		tb = append(tb, fmt.Sprintf("  (and %d more syntax errors)", len(list)-1))
+	}
+	return &CellError{Name: "SyntaxError", Value: msg, Traceback: tb}
+}
+
+// compileError turns a yaegi compile error ("cell3/_.go:2:5: undefined: x")
+// into a located CellError.
+func (e *Engine) compileError(cur string, err error) *CellError {
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		return e.syntaxError(cur, err)
+	}
+	msg := err.Error()
+	name := "CompileError"
+	var loc []string
+	if m := posRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		loc = e.where(cur, m[1], line, col, "")
+		msg = msg[len(m[0]):]
+	} else if m := barePosRE.FindString(msg); m != "" {
+		msg = msg[len(m):]
+	}
+	if strings.HasSuffix(msg, "definition loop") {
+		msg += " (yaegi's words for: a name used here is undefined, or a definition depends on itself)"
+	}
+	if strings.HasPrefix(msg, "import ") {
+		name = "ImportError"
+	}
+	return &CellError{Name: name, Value: firstLine(msg), Traceback: append([]string{name + ": " + msg}, loc...)}
+}
+
+// exitRequest is the panic value of os.Exit in a cell: the kernel must not
+// exit with it.
+type exitRequest int
+
+// runError converts what Execute returned: a panic (with the frames yaegi
+// logged while unwinding) or a late compile error.
+func (e *Engine) runError(cur string, err error) *CellError {
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		return e.compileError(cur, err)
+	}
+	if code, ok := p.Value.(exitRequest); ok {
+		if code == 0 {
+			return nil
+		}
+		return simpleError("Exit", fmt.Sprintf("os.Exit(%d) was called; the cell stopped and the kernel keeps running", int(code)))
+	}
+	name, text := "panic", panicText(p.Value)
+	if n, ok := p.Value.(interface{ ErrorName() string }); ok {
+		name = n.ErrorName()
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	value := lines[0]
+	tb := []string{name + ": " + value}
+	for _, f := range e.trace.frames() {
+		tb = append(tb, e.where(cur, f.file, f.line, f.col, f.fn)...)
+	}
+	tb = append(tb, lines[1:]...)
+	return &CellError{Name: name, Value: value, Traceback: tb}
+}
+
+func panicText(v any) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = fmt.Sprintf("%T (its Error/String method panicked: %v)", v, r)
+		}
+	}()
+	switch x := v.(type) {
+	case error:
+		return x.Error()
+	case fmt.Stringer:
+		return x.String()
+	case string:
+		return x
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+// traceLog collects the lines yaegi writes to its stderr while a panic
+// unwinds: "cell3/_.go:1:25: panic: main.f(...)", innermost frame first.
+type traceLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+var panicLineRE = regexp.MustCompile(`^(?:([A-Za-z0-9]+)/_\.go:)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
+
+func (t *traceLog) reset() {
+	t.mu.Lock()
+	t.lines = nil
+	t.mu.Unlock()
+}
+
+func (t *traceLog) add(line string) {
+	t.mu.Lock()
+	if len(t.lines) < 64 {
+		t.lines = append(t.lines, line)
+	}
+	t.mu.Unlock()
+}
+
+type frame struct {
+	file, fn  string
+	line, col int
+}
+
+func (t *traceLog) frames() []frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []frame
+	for _, l := range t.lines {
+		m := panicLineRE.FindStringSubmatch(l)
+		if m == nil || m[1] == "" {
+			continue
+		}
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		fn := strings.TrimPrefix(m[4], "main.")
+		if fn == "main" {
+			fn = "at top level, "
+		} else {
+			fn = "in " + fn + ", "
+		}
+		out = append(out, frame{file: m[1], fn: fn, line: line, col: col})
+	}
+	return out
+}
+
+// stderrFilter is the interpreter's stderr: yaegi's panic frame lines go to
+// the trace log, everything else (log, flag) to fd 2 like any other output.
+type stderrFilter struct{ e *Engine }
+
+func (f *stderrFilter) Write(p []byte) (int, error) {
+	if panicLineRE.Match(p) {
+		f.e.trace.add(string(p))
+		return len(p), nil
+	}
+	return cellStderr.Write(p)
+}

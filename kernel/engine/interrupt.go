@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// stopper interrupts a running interpreter the way yaegi's own
+// ExecuteWithContext does (bump the run id, close the done channel), but lets
+// the engine run Execute on its own goroutine and so know when the
+// interpreted code has really stopped. yaegi v0.16.1 keeps these fields
+// unexported; newStopper checks their names and types so that a yaegi
+// upgrade that changes them fails loudly at New, not silently.
+type stopper struct {
+	id         *uint64
+	done       *chan struct{}
+	cancelChan *bool
+	mu         *sync.RWMutex
+}
+
+func newStopper(i *interp.Interpreter) (*stopper, error) {
+	v := reflect.ValueOf(i).Elem()
+	field := func(name string, want reflect.Type) (unsafe.Pointer, error) {
+		f := v.FieldByName(name)
+		if !f.IsValid() || f.Type() != want {
+			return nil, fmt.Errorf("yaegi's Interpreter has no field %s of type %v: this engine supports yaegi v0.16.1 only", name, want)
+		}
+		return unsafe.Pointer(f.UnsafeAddr()), nil
+	}
+	var s stopper
+	p, err := field("id", reflect.TypeOf(uint64(0)))
+	if err != nil {
+		return nil, err
+	}
+	s.id = (*uint64)(p)
+	if p, err = field("done", reflect.TypeOf(make(chan struct{}))); err != nil {
+		return nil, err
+	}
+	s.done = (*chan struct{})(p)
+	if p, err = field("cancelChan", reflect.TypeOf(false)); err != nil {
+		return nil, err
+	}
+	s.cancelChan = (*bool)(p)
+	if p, err = field("mutex", reflect.TypeOf(sync.RWMutex{})); err != nil {
+		return nil, err
+	}
+	s.mu = (*sync.RWMutex)(p)
+	return &s, nil
+}
+
+// arm prepares a run: channel operations of interpreted code become
+// cancellable through a fresh done channel.
+func (s *stopper) arm() {
+	s.mu.Lock()
+	*s.done = make(chan struct{})
+	*s.cancelChan = true
+	s.mu.Unlock()
+}
+
+// stop makes every interpreted frame return at its next step and wakes
+// interpreted channel operations. It must be called at most once per arm.
+func (s *stopper) stop() {
+	atomic.AddUint64(s.id, 1)
+	close(*s.done) // as yaegi's stop: no lock, running frames may hold it
+
+}

@@ -1,0 +1,334 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/display"
+)
+
+// parsed is one chunk of a cell after parsing. Its source is the chunk
+// wrapped in a file or a main function, with a /*line*/ directive so that
+// every position reports the cell's own line and column, in a file named
+// "<cell>/_.go" (yaegi keys imports by the base name "_.go").
+type parsed struct {
+	chunk
+	src   string
+	tfile *token.File
+	file  *ast.File      // kindImport, kindDecl
+	body  *ast.BlockStmt // kindStmt
+}
+
+// text returns the source of node n as written in the cell.
+func (p *parsed) text(n ast.Node) string {
+	a, b := p.tfile.Offset(n.Pos()), p.tfile.Offset(n.End())
+	if a < 0 || b > len(p.src) || a > b {
+		return ""
+	}
+	return p.src[a:b]
+}
+
+func (e *Engine) parseChunk(name, code string, ch chunk) (*parsed, error) {
+	directive := fmt.Sprintf("/*line %s/_.go:%d:%d*/", name, ch.line, ch.col)
+	body := code[ch.start:ch.end]
+	p := &parsed{chunk: ch}
+	fset := e.in.FileSet()
+	var err error
+	if ch.kind == kindStmt {
+		p.src = "package main; func main() {" + directive + body + "\n}"
+		var f *ast.File
+		f, err = parser.ParseFile(fset, "_.go", p.src, parser.DeclarationErrors)
+		if err == nil {
+			p.body = f.Decls[0].(*ast.FuncDecl).Body
+			p.tfile = fset.File(f.Pos())
+		}
+	} else {
+		p.src = "package main;" + directive + body
+		p.file, err = parser.ParseFile(fset, "_.go", p.src, parser.DeclarationErrors)
+		if err == nil {
+			p.tfile = fset.File(p.file.Pos())
+		}
+	}
+	return p, err
+}
+
+// execute runs code as the cell called name; e.mu is held.
+func (e *Engine) execute(ctx context.Context, code string, sink Sink, name string) Result {
+	e.state.Lock()
+	e.files[name] = code
+	e.state.Unlock()
+
+	var ps []*parsed
+	for _, ch := range splitCell(code) {
+		p, err := e.parseChunk(name, code, ch)
+		if err != nil {
+			return Result{Err: e.syntaxError(name, err)}
+		}
+		ps = append(ps, p)
+	}
+	if err := e.checkTypes(name, ps); err != nil {
+		return Result{Err: err}
+	}
+
+	io := &cellIO{sink: sink, ctx: ctx}
+	outStream.attach(io.stream)
+	errOut.attach(io.stream)
+	running.Store(io)
+	cellctx.Set(ctx)
+	e.stdin.begin(io)
+	defer func() {
+		if err := flushAll(drainTimeout); err != nil {
+			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
+		}
+		outStream.detach()
+		errOut.detach()
+		running.CompareAndSwap(io, nil)
+		cellctx.Set(nil)
+		e.stdin.end()
+	}()
+
+	var res Result
+	for i, p := range ps {
+		switch p.kind {
+		case kindImport:
+			if err := e.runImports(ctx, name, p); err != nil {
+				return Result{Err: err}
+			}
+		case kindDecl:
+			if len(p.file.Decls) == 0 {
+				continue
+			}
+			if err := e.compileRun(ctx, name, p.file); err != nil {
+				return Result{Err: err}
+			}
+			e.recordDecls(p)
+		case kindStmt:
+			stmts := p.body.List
+			var final *ast.ExprStmt
+			if i == len(ps)-1 && len(stmts) > 0 {
+				final, _ = stmts[len(stmts)-1].(*ast.ExprStmt)
+				if final != nil {
+					stmts = stmts[:len(stmts)-1]
+				}
+			}
+			if len(stmts) > 0 {
+				if err := e.compileRun(ctx, name, e.block(p, stmts...)); err != nil {
+					return Result{Err: err}
+				}
+				e.recordDecls(p)
+			}
+			if final != nil {
+				data, err := e.show(ctx, name, p, final)
+				if err != nil {
+					return Result{Err: err}
+				}
+				res.Data = data
+			}
+		}
+	}
+	return res
+}
+
+// block wraps statements of p in a block positioned like p's body, which
+// yaegi compiles in the global scope (as its REPL does).
+func (e *Engine) block(p *parsed, stmts ...ast.Stmt) *ast.BlockStmt {
+	return &ast.BlockStmt{Lbrace: p.body.Lbrace, List: stmts, Rbrace: p.body.Rbrace}
+}
+
+// compileRun compiles n and runs it, converting failures to cell errors.
+func (e *Engine) compileRun(ctx context.Context, name string, n ast.Node) *CellError {
+	prog, err := e.in.CompileAST(n)
+	if err != nil {
+		return e.compileError(name, err)
+	}
+	return e.run(ctx, name, prog)
+}
+
+// run executes prog on its own goroutine so that an interrupt can stop it
+// and Execute knows when it really stopped.
+func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *CellError {
+	e.trace.reset()
+	e.stopper.arm()
+	done := make(chan struct{})
+	var err error
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				err = interp.Panic{Value: r}
+			}
+		}()
+		_, err = e.in.Execute(prog)
+	}()
+	select {
+	case <-done:
+		if err != nil {
+			return e.runError(name, err)
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	e.stopper.stop()
+	select {
+	case <-done:
+		return interrupted("")
+	case <-time.After(stopGrace):
+		e.busy = done
+		return interrupted("The cell is still inside a compiled call that cannot be interrupted " +
+			"(a binary package's blocking call or C code); the next cell waits for it to return.")
+	}
+}
+
+// show evaluates the cell's final expression and returns its bundle. It tries
+// the helpers for one, two and three results; an expression with no value
+// (or that no helper takes) runs as a plain statement and shows nothing.
+func (e *Engine) show(ctx context.Context, name string, p *parsed, final *ast.ExprStmt) (display.Bundle, *CellError) {
+	x := final.X
+	for _, helper := range []string{"show1", "show2", "show3"} {
+		call := &ast.CallExpr{
+			Fun:    &ast.Ident{NamePos: x.Pos(), Name: helperPrefix + helper},
+			Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.End(),
+		}
+		prog, err := e.in.CompileAST(e.block(p, &ast.ExprStmt{X: call}))
+		if err != nil {
+			continue
+		}
+		e.result.Store(nil)
+		if err := e.run(ctx, name, prog); err != nil {
+			return nil, err
+		}
+		if b := e.result.Load(); b != nil {
+			return *b, nil
+		}
+		return nil, nil
+	}
+	return nil, e.compileRun(ctx, name, e.block(p, final))
+}
+
+// runImports imports what is not imported yet. Importing again a package
+// under the same name does nothing; reusing a name for another package is an
+// error, because yaegi cannot rebind it.
+func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellError {
+	var keep []ast.Spec
+	var gd *ast.GenDecl
+	local := map[string]string{} // imported by this chunk
+	for _, d := range p.file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		gd = g
+		for _, s := range g.Specs {
+			spec := s.(*ast.ImportSpec)
+			ipath, _ := strconv.Unquote(spec.Path.Value)
+			if !e.avail[ipath] {
+				return e.errorAt(name, "ImportError", fmt.Sprintf("package %q is not available: cells can import the Go "+
+					"standard library and the packages built into gocl (see the kernel's doc)", ipath), spec.Pos(), nil)
+			}
+			alias := path.Base(ipath)
+			if spec.Name != nil {
+				alias = spec.Name.Name
+			}
+			if alias == "_" {
+				continue
+			}
+			e.state.Lock()
+			old, seen := e.imports[alias]
+			e.state.Unlock()
+			if o, ok := local[alias]; ok {
+				old, seen = o, true
+			}
+			if seen && old == ipath {
+				continue
+			}
+			if seen && alias != "." {
+				return e.errorAt(name, "ImportError", fmt.Sprintf("%s is already imported as %q; import %q under another name, "+
+					"e.g. import my%s %q", alias, old, ipath, alias, ipath), spec.Pos(), nil)
+			}
+			keep = append(keep, spec)
+			if alias != "." {
+				local[alias] = ipath
+			}
+		}
+	}
+	if len(keep) == 0 || gd == nil {
+		return nil
+	}
+	gd.Specs = keep
+	p.file.Decls = []ast.Decl{gd}
+	if err := e.compileRun(ctx, name, p.file); err != nil {
+		return err
+	}
+	e.state.Lock()
+	for _, s := range keep {
+		spec := s.(*ast.ImportSpec)
+		ipath, _ := strconv.Unquote(spec.Path.Value)
+		alias := path.Base(ipath)
+		if spec.Name != nil {
+			alias = spec.Name.Name
+		}
+		if alias != "." {
+			e.imports[alias] = ipath
+		}
+	}
+	e.state.Unlock()
+	return nil
+}
+
+// checkTypes refuses a type declaration that changes a type declared in an
+// earlier cell: yaegi would silently keep the old definition. Declaring the
+// same type again (re-running a cell) is dropped, so it is harmless.
+func (e *Engine) checkTypes(name string, ps []*parsed) *CellError {
+	e.state.Lock()
+	types := make(map[string]string, len(e.types))
+	for k, v := range e.types {
+		types[k] = v
+	}
+	e.state.Unlock()
+	for _, p := range ps {
+		if p.kind != kindDecl {
+			continue
+		}
+		var decls []ast.Decl
+		for _, d := range p.file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				decls = append(decls, d)
+				continue
+			}
+			var specs []ast.Spec
+			for _, s := range g.Specs {
+				ts := s.(*ast.TypeSpec)
+				norm := normalize(p.text(ts))
+				old, seen := types[ts.Name.Name]
+				if !seen {
+					specs = append(specs, s)
+					continue
+				}
+				if old != norm {
+					return e.errorAt(name, "CompileError", fmt.Sprintf("type %s was declared in an earlier cell as "+
+						"%q; the interpreter cannot change a declared type: give the new type another name, or restart "+
+						"the kernel", ts.Name.Name, old), ts.Pos(), nil)
+				}
+			}
+			if len(specs) > 0 {
+				g.Specs = specs
+				decls = append(decls, g)
+			}
+		}
+		p.file.Decls = decls
+	}
+	return nil
+}
+
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }

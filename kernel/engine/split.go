@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"go/scanner"
+	"go/token"
+	"strings"
+)
+
+// kind classifies a top-level piece of a cell.
+type kind int
+
+const (
+	kindStmt   kind = iota // statements, run in the global scope
+	kindDecl               // func, type, var, const declarations
+	kindImport             // import declarations
+)
+
+// chunk is a run of consecutive top-level units of one kind, as text of the
+// cell with its start position (1-based line and byte column).
+type chunk struct {
+	kind       kind
+	start, end int // byte offsets in the cell
+	line, col  int
+}
+
+// unit is one top-level statement or declaration.
+type unit struct {
+	kind       kind
+	start, end int
+}
+
+// splitCell cuts a cell into chunks of imports, declarations and statements,
+// in source order. It only tokenizes: syntax errors are left for the parser,
+// which sees each chunk with its true position. A cell whose brackets do not
+// balance comes back as one statement chunk, so the parser reports it.
+func splitCell(src string) []chunk {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var s scanner.Scanner
+	s.Init(file, []byte(src), func(token.Position, string) {}, 0)
+
+	type tok struct {
+		pos int
+		tok token.Token
+		lit string
+	}
+	var toks []tok
+	for {
+		p, t, lit := s.Scan()
+		if t == token.EOF {
+			break
+		}
+		toks = append(toks, tok{file.Offset(p), t, lit})
+	}
+
+	var units []unit
+	depth := 0
+	begin := -1 // index in toks of the current unit's first token
+	endOf := func(i int) int {
+		t := toks[i]
+		if t.tok == token.SEMICOLON && t.lit == "\n" {
+			return t.pos
+		}
+		if t.lit != "" {
+			return t.pos + len(t.lit)
+		}
+		return t.pos + len(t.tok.String())
+	}
+	closeUnit := func(last int) {
+		if begin < 0 || last < begin {
+			begin = -1
+			return
+		}
+		units = append(units, unit{classify(toks[begin].tok, func(k int) (token.Token, bool) {
+			if begin+k < len(toks) {
+				return toks[begin+k].tok, true
+			}
+			return token.ILLEGAL, false
+		}), toks[begin].pos, endOf(last)})
+		begin = -1
+	}
+	for i, t := range toks {
+		switch t.tok {
+		case token.LPAREN, token.LBRACE, token.LBRACK:
+			depth++
+		case token.RPAREN, token.RBRACE, token.RBRACK:
+			depth--
+		}
+		if depth < 0 {
+			return wholeCell(src)
+		}
+		if depth == 0 && t.tok == token.SEMICOLON {
+			closeUnit(i - 1)
+			continue
+		}
+		if begin < 0 {
+			begin = i
+		}
+	}
+	if depth != 0 {
+		return wholeCell(src)
+	}
+	closeUnit(len(toks) - 1)
+
+	var chunks []chunk
+	for _, u := range units {
+		if n := len(chunks); n > 0 && chunks[n-1].kind == u.kind {
+			chunks[n-1].end = u.end
+			continue
+		}
+		line, col := lineCol(src, u.start)
+		chunks = append(chunks, chunk{kind: u.kind, start: u.start, end: u.end, line: line, col: col})
+	}
+	return chunks
+}
+
+func wholeCell(src string) []chunk {
+	if strings.TrimSpace(src) == "" {
+		return nil
+	}
+	return []chunk{{kind: kindStmt, start: 0, end: len(src), line: 1, col: 1}}
+}
+
+// classify decides a unit's kind from its first tokens: a func keyword
+// followed by a name, or by a receiver and a name, is a declaration; a func
+// literal is a statement.
+func classify(first token.Token, at func(int) (token.Token, bool)) kind {
+	switch first {
+	case token.IMPORT:
+		return kindImport
+	case token.TYPE, token.VAR, token.CONST:
+		return kindDecl
+	case token.FUNC:
+		t, _ := at(1)
+		if t == token.IDENT {
+			return kindDecl
+		}
+		if t != token.LPAREN {
+			return kindStmt
+		}
+		depth := 0
+		for k := 1; ; k++ {
+			t, ok := at(k)
+			if !ok {
+				return kindStmt
+			}
+			switch t {
+			case token.LPAREN:
+				depth++
+			case token.RPAREN:
+				depth--
+			}
+			if depth == 0 {
+				next, _ := at(k + 1)
+				if next == token.IDENT {
+					return kindDecl // method
+				}
+				return kindStmt
+			}
+		}
+	}
+	return kindStmt
+}
+
+// lineCol converts a byte offset of src to a 1-based line and column.
+func lineCol(src string, off int) (line, col int) {
+	off = min(max(off, 0), len(src))
+	line = 1 + strings.Count(src[:off], "\n")
+	col = off - (strings.LastIndexByte(src[:off], '\n') + 1) + 1
+	return line, col
+}
+
+// sourceLine returns line n (1-based) of src without its newline.
+func sourceLine(src string, n int) string {
+	lines := strings.Split(src, "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimRight(lines[n-1], "\r")
+}
