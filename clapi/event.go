@@ -89,14 +89,14 @@ type eventInfo struct {
 // status and, on a profiling queue, its device times. In a cell an event
 // shows as a card that says whether the call blocked the host.
 type Event struct {
-	mu    sync.Mutex
-	id    C.cl_event
-	st    *eventState
-	queue *Queue
-	ctx   *Context
-	info  eventInfo
-	user  bool
-	prof  [4]int64 // queued, submit, start, end; valid when profOK
+	mu     sync.Mutex
+	id     C.cl_event
+	st     *eventState
+	queue  *Queue
+	ctx    *Context
+	info   eventInfo
+	user   bool
+	prof   [4]int64 // queued, submit, start, end; valid when profOK
 	profOK bool
 }
 
@@ -194,17 +194,47 @@ func (e *Event) wait() *Error {
 	case <-e.st.done:
 	default:
 		ctx := cellctx.Current()
-		select {
-		case <-e.st.done:
-		case <-ctx.Done():
-			return &Error{Call: "Event.Wait", Name: "INTERRUPTED", Detail: "stopped waiting for " + e.info.command,
-				Hint: "the command still runs; wait for it again later", cause: ctx.Err()}
+		// The completion callback settles the event. Some platforms (PoCL
+		// for failed user events) never call it, so the status is also
+		// polled, with a back-off, while waiting.
+		poll := 100 * time.Microsecond
+		timer := time.NewTimer(poll)
+		defer timer.Stop()
+	loop:
+		for {
+			select {
+			case <-e.st.done:
+				break loop
+			case <-ctx.Done():
+				return &Error{Call: "Event.Wait", Name: "INTERRUPTED", Detail: "stopped waiting for " + e.info.command,
+					Hint: "the command still runs; wait for it again later", cause: ctx.Err()}
+			case <-timer.C:
+				e.poll()
+				poll = min(2*poll, 20*time.Millisecond)
+				timer.Reset(poll)
+			}
 		}
 	}
 	if s := int(e.st.status.Load()); s < 0 {
 		return newError(e.info.command, s, "the command failed (its event's status is "+codeName(s)+")")
 	}
 	return nil
+}
+
+// poll settles the event if OpenCL says it has finished.
+func (e *Event) poll() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.id == nil {
+		return
+	}
+	var s C.cl_int
+	if C.clGetEventInfo(e.id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) != C.CL_SUCCESS {
+		return
+	}
+	if s <= C.CL_COMPLETE {
+		e.st.settle(int(s))
+	}
 }
 
 // finishBlocking waits for a command that the Go call promised to block on
