@@ -22,6 +22,8 @@ type CellError struct {
 	Name      string   // ename: "SyntaxError", "TypeError", "panic", "Interrupted", ...
 	Value     string   // evalue: one line
 	Traceback []string // lines shown to the user, pointing into the cell
+
+	panicked bool // a panic not yet located at its cell statement
 }
 
 func (e *CellError) Error() string { return e.Name + ": " + e.Value }

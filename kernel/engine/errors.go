@@ -156,11 +156,36 @@ func (e *Engine) runError(cur string, err error) *CellError {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	value := lines[0]
 	tb := []string{name + ": " + value}
+	// yaegi logs each unwound frame with the function's name but only the
+	// position of the function's first statement: show the names, and let
+	// locateTop add the cell statement that was running.
 	for _, f := range e.trace.frames() {
-		tb = append(tb, e.where(cur, f.file, f.line, f.col, f.fn)...)
+		if f.fn == "main" || strings.HasPrefix(f.fn, helperPrefix) || f.file == "gocl" {
+			continue
+		}
+		where := "  inside " + f.fn
+		if f.file != cur {
+			where += " (declared in earlier " + cellLabel(f.file) + ")"
+		}
+		tb = append(tb, where)
 	}
 	tb = append(tb, lines[1:]...)
-	return &CellError{Name: name, Value: value, Traceback: tb}
+	return &CellError{Name: name, Value: value, Traceback: tb, panicked: true}
+}
+
+// locateTop adds to a panic the cell statement that was running, pos, as the
+// outermost frame (after the header line).
+func (e *Engine) locateTop(cur string, err *CellError, pos token.Pos) *CellError {
+	if err == nil || !err.panicked {
+		return err
+	}
+	err.panicked = false
+	p := e.in.FileSet().Position(pos)
+	file := strings.TrimSuffix(p.Filename, "/_.go")
+	loc := e.where(cur, file, p.Line, p.Column, "")
+	tb := append([]string{err.Traceback[0]}, loc...)
+	err.Traceback = append(tb, err.Traceback[1:]...)
+	return err
 }
 
 func panicText(v any) (s string) {
@@ -219,13 +244,7 @@ func (t *traceLog) frames() []frame {
 		}
 		line, _ := strconv.Atoi(m[2])
 		col, _ := strconv.Atoi(m[3])
-		fn := strings.TrimPrefix(m[4], "main.")
-		if fn == "main" {
-			fn = "at top level, "
-		} else {
-			fn = "in " + fn + ", "
-		}
-		out = append(out, frame{file: m[1], fn: fn, line: line, col: col})
+		out = append(out, frame{file: m[1], fn: strings.TrimPrefix(m[4], "main."), line: line, col: col})
 	}
 	return out
 }

@@ -91,10 +91,10 @@ var cTest = interp.Exports{"gocl.test/ctest/ctest": {
 	"WriteFD": reflect.ValueOf(ctest.WriteFD),
 }}
 
-func newEngine(t *testing.T) *Engine {
+func newEngine(t *testing.T, extra ...interp.Exports) *Engine {
 	t.Helper()
 	e, err := New(Options{
-		Exports:    []interp.Exports{symbols.Symbols, cTest},
+		Exports:    append([]interp.Exports{symbols.Symbols, cTest}, extra...),
 		Preimports: map[string]string{"display": "github.com/seed43a1e1ab/gocl/kernel/display"},
 	})
 	if err != nil {

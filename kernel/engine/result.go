@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -22,47 +23,102 @@ const hookPath = "gocl.engine/hook"
 
 // helperSource is compiled in every interpreter. The show helpers run in
 // interpreted code so that methods of interpreted types are seen (yaegi gives
-// compiled code no access to them); yaegi v0.16.1 handles the type switch
-// form of these checks but not the comma-ok assertion.
+// compiled code no access to them). yaegi v0.16.1 fails the comma-ok
+// assertion on interpreted types with methods, and its type switch panics
+// ("method not found") for some of them: each check is a type switch under
+// recover.
 const helperSource = `
 import __gocl_hook "gocl.engine/hook"
 
 func __gocl_show1(v any) {
 	rich := map[string]any{}
-	switch h := v.(type) {
-	case interface{ HTML() string }:
-		rich["text/html"] = h.HTML()
+	if s, ok := __gocl_html(v); ok {
+		rich["text/html"] = s
 	}
-	switch h := v.(type) {
-	case interface{ Markdown() string }:
-		rich["text/markdown"] = h.Markdown()
+	if s, ok := __gocl_markdown(v); ok {
+		rich["text/markdown"] = s
 	}
-	switch h := v.(type) {
-	case interface{ SVG() string }:
-		rich["image/svg+xml"] = h.SVG()
+	if s, ok := __gocl_svg(v); ok {
+		rich["image/svg+xml"] = s
 	}
-	switch h := v.(type) {
-	case interface{ PNG() []byte }:
-		rich["image/png"] = h.PNG()
+	if b, ok := __gocl_png(v); ok {
+		rich["image/png"] = b
 	}
-	switch h := v.(type) {
-	case interface{ JPEG() []byte }:
-		rich["image/jpeg"] = h.JPEG()
+	if b, ok := __gocl_jpeg(v); ok {
+		rich["image/jpeg"] = b
 	}
 	text := ""
-	switch h := v.(type) {
-	case nil:
-		text = "<nil>"
-	case error:
-		text = h.Error()
-	case fmt.Stringer:
-		text = h.String()
-	case string:
-		text = fmt.Sprintf("%q", h)
-	default:
-		text = fmt.Sprintf("%v", v)
+	if s, ok := v.(string); ok {
+		text = fmt.Sprintf("%q", s)
+	} else if s, ok := __gocl_error(v); ok {
+		text = s
+	} else if s, ok := __gocl_string(v); ok {
+		text = s
 	}
 	__gocl_hook.Emit(v, text, rich)
+}
+
+func __gocl_html(v any) (r string, ok bool) {
+	defer func() { recover() }()
+	switch h := v.(type) {
+	case interface{ HTML() string }:
+		return h.HTML(), true
+	}
+	return
+}
+
+func __gocl_markdown(v any) (r string, ok bool) {
+	defer func() { recover() }()
+	switch h := v.(type) {
+	case interface{ Markdown() string }:
+		return h.Markdown(), true
+	}
+	return
+}
+
+func __gocl_svg(v any) (r string, ok bool) {
+	defer func() { recover() }()
+	switch h := v.(type) {
+	case interface{ SVG() string }:
+		return h.SVG(), true
+	}
+	return
+}
+
+func __gocl_png(v any) (r []byte, ok bool) {
+	defer func() { recover() }()
+	switch h := v.(type) {
+	case interface{ PNG() []byte }:
+		return h.PNG(), true
+	}
+	return
+}
+
+func __gocl_jpeg(v any) (r []byte, ok bool) {
+	defer func() { recover() }()
+	switch h := v.(type) {
+	case interface{ JPEG() []byte }:
+		return h.JPEG(), true
+	}
+	return
+}
+
+func __gocl_error(v any) (r string, ok bool) {
+	defer func() { recover() }()
+	switch h := v.(type) {
+	case interface{ Error() string }:
+		return h.Error(), true
+	}
+	return
+}
+
+func __gocl_string(v any) (r string, ok bool) {
+	defer func() { recover() }()
+	switch h := v.(type) {
+	case interface{ String() string }:
+		return h.String(), true
+	}
+	return
 }
 
 func __gocl_show2(a, b any) { __gocl_hook.EmitN(a, b) }
@@ -113,7 +169,12 @@ func (e *Engine) emit(v any, text string, rich map[string]any) {
 			text = reflect.TypeOf(v).String()
 		}
 	}
-	b := display.Bundle{display.MIMEText: text}
+	// Compiled types: their methods are plain Go methods, display.BundleOf
+	// finds them. Interpreted types: the helper found them (rich, text).
+	b := display.BundleOf(unwrap(v))
+	if text != "" {
+		b[display.MIMEText] = text
+	}
 	for mime, data := range rich {
 		switch d := data.(type) {
 		case []byte:
@@ -123,6 +184,28 @@ func (e *Engine) emit(v any, text string, rich map[string]any) {
 		}
 	}
 	e.result.Store(&b)
+}
+
+// unwrap returns the value inside yaegi's wrapper for a value of an
+// interpreted type with methods (interp.valueInterface{node, value}), which
+// fmt would otherwise print as pointers.
+func unwrap(v any) any {
+	rv := reflect.ValueOf(v)
+	for i := 0; i < 4 && rv.IsValid() && rv.Kind() == reflect.Struct && rv.Type().String() == "interp.valueInterface"; i++ {
+		f := rv.FieldByName("value")
+		if !f.IsValid() || f.Type() != reflect.TypeOf(reflect.Value{}) {
+			return v
+		}
+		cp := reflect.New(rv.Type()).Elem()
+		cp.Set(rv)
+		inner := *(*reflect.Value)(unsafe.Pointer(cp.FieldByName("value").UnsafeAddr()))
+		if !inner.IsValid() || !inner.CanInterface() {
+			return v
+		}
+		v = inner.Interface()
+		rv = reflect.ValueOf(v)
+	}
+	return v
 }
 
 func isInterpretedFunc(v any) bool {
@@ -144,7 +227,7 @@ func (e *Engine) emitN(vs ...any) {
 		case string:
 			parts[i] = fmt.Sprintf("%q", x)
 		default:
-			parts[i] = fmt.Sprintf("%v", x)
+			parts[i] = fmt.Sprintf("%v", unwrap(x))
 			if isInterpretedFunc(v) {
 				parts[i] = "func"
 			}

@@ -109,7 +109,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				continue
 			}
 			if err := e.compileRun(ctx, name, p.file); err != nil {
-				return Result{Err: err}
+				return Result{Err: e.locateTop(name, err, p.file.Decls[0].Pos())}
 			}
 			e.recordDecls(p)
 		case kindStmt:
@@ -121,12 +121,14 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 					stmts = stmts[:len(stmts)-1]
 				}
 			}
-			if len(stmts) > 0 {
-				if err := e.compileRun(ctx, name, e.block(p, stmts...)); err != nil {
-					return Result{Err: err}
+			// One statement at a time: a failure keeps exactly what ran
+			// before it, and a panic is located at its statement.
+			for _, st := range stmts {
+				if err := e.compileRun(ctx, name, e.block(p, st)); err != nil {
+					return Result{Err: e.locateTop(name, err, st.Pos())}
 				}
-				e.recordDecls(p)
 			}
+			e.recordDecls(p)
 			if final != nil {
 				data, err := e.show(ctx, name, p, final)
 				if err != nil {
@@ -205,14 +207,14 @@ func (e *Engine) show(ctx context.Context, name string, p *parsed, final *ast.Ex
 		}
 		e.result.Store(nil)
 		if err := e.run(ctx, name, prog); err != nil {
-			return nil, err
+			return nil, e.locateTop(name, err, x.Pos())
 		}
 		if b := e.result.Load(); b != nil {
 			return *b, nil
 		}
 		return nil, nil
 	}
-	return nil, e.compileRun(ctx, name, e.block(p, final))
+	return nil, e.locateTop(name, e.compileRun(ctx, name, e.block(p, final)), x.Pos())
 }
 
 // runImports imports what is not imported yet. Importing again a package

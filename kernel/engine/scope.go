@@ -69,6 +69,18 @@ func (e *Engine) recordDecls(p *parsed) {
 	defer e.state.Unlock()
 	if p.body != nil {
 		for _, st := range p.body.List {
+			if ds, ok := st.(*ast.DeclStmt); ok {
+				if g, ok := ds.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+					for _, sp := range g.Specs {
+						for _, id := range sp.(*ast.ValueSpec).Names {
+							if id.Name != "_" {
+								e.decls[id.Name] = Symbol{Kind: "var", Decl: "var " + p.text(sp)}
+							}
+						}
+					}
+				}
+				continue
+			}
 			as, ok := st.(*ast.AssignStmt)
 			if !ok || as.Tok != token.DEFINE {
 				continue

@@ -128,7 +128,12 @@ func classify(first token.Token, at func(int) (token.Token, bool)) kind {
 	switch first {
 	case token.IMPORT:
 		return kindImport
-	case token.TYPE, token.VAR, token.CONST:
+	case token.VAR:
+		// As a statement in the global scope: yaegi refuses a package-level
+		// var that refers to a variable made by a statement ("variable
+		// definition loop").
+		return kindStmt
+	case token.TYPE, token.CONST:
 		return kindDecl
 	case token.FUNC:
 		t, _ := at(1)

@@ -1,0 +1,69 @@
+// Package engine runs Jupyter cells of Go code in the yaegi interpreter. It
+// never sees a socket: a cell's output goes to a Sink as plain data.
+//
+// # Cells
+//
+// A cell may mix imports, declarations and statements in any order. It is cut
+// at top-level statement boundaries and runs top to bottom, as in a REPL: a
+// statement may use what is declared above it (consecutive func, type and
+// const declarations form one unit, so they may refer to each other).
+// Statements, top-level var declarations included, run one at a time in the
+// global scope, so x := 1 in one cell is visible in the next, and a cell that
+// fails keeps exactly what ran before the failure. A cell with a syntax error
+// runs nothing.
+//
+// Redefining a var, a const or a func in a later cell replaces it. A type
+// cannot change once declared (yaegi would silently keep the old one):
+// declaring it again identically is ignored, declaring it differently is a
+// CompileError that names the type and runs nothing.
+//
+// fmt, os, time, math, strings, sort, errors and sync, plus
+// Options.Preimports, need no import line. Importing a package again under
+// the same name does nothing; reusing a name for another package, or
+// importing a package that has no symbol table, is an ImportError.
+//
+// # Output
+//
+// At the first New the process's fds 1 and 2 become pipes read by two
+// goroutines (OriginalStdout and OriginalStderr keep the real ones, and the Go
+// runtime's crash reports go to the real stderr). Everything written to them,
+// by interpreted code, compiled code or C, reaches the running cell's
+// Sink.Stream while the cell runs; when Execute returns, C stdio has been
+// flushed and every byte written during the cell has been delivered. Order is
+// kept within a stream, not between stdout and stderr. Output written while no
+// cell runs (by a goroutine) is kept, up to 1 MiB, for the next cell. yaegi's
+// print and println builtins write to stdout.
+//
+// # Results
+//
+// When a cell ends in an expression, its value is the result: text/plain is
+// the value as %v prints it (String or Error methods included; strings are
+// quoted with %q), and a value with HTML() string, Markdown() string, SVG()
+// string, PNG() []byte or JPEG() []byte adds text/html, text/markdown,
+// image/svg+xml, image/png or image/jpeg (images base64). A call with no
+// result shows nothing; a call with several results shows them separated by
+// spaces, except the (int, error) results of a write with a nil error
+// (fmt.Println, w.Write), which show nothing.
+//
+// # Errors
+//
+// A failed cell gives one CellError: SyntaxError, CompileError, ImportError,
+// panic (or the panic value's ErrorName()), Interrupted, Exit (os.Exit with a
+// non-zero code stops the cell, not the kernel) or Busy. The first traceback
+// line is "Name: Value"; then the line and column in the cell, the line quoted
+// and a caret. For a panic the position is the cell statement that was
+// running, followed by the interpreted functions it was inside, innermost
+// last; yaegi does not report the line inside a function. Extra lines of the
+// panic value's Error text come last.
+//
+// # Interrupts and stdin
+//
+// Cancelling Execute's context stops interpreted code at its next step,
+// time.Sleep included; a compiled call that does not watch cellctx cannot be
+// stopped, and the next cell waits for it (up to a few seconds, then Busy).
+// An interrupt also stops goroutines the cells started.
+//
+// os.Stdin and fmt.Scan* in cells read lines obtained from Sink.Input, with
+// the text the cell printed last on the current line as the prompt. An empty
+// reply is the end of input (io.EOF, once); an Input error fails the read.
+package engine

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStreams(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, `import (
+	"log"
+	ctest "gocl.test/ctest"
+)
+log.SetFlags(0)
+fmt.Print("a")
+fmt.Println("b")
+print("c")
+println("d")
+os.Stdout.WriteString("e\n")
+fmt.Fprintln(os.Stderr, "E1")
+log.Println("E2")
+ctest.Print("from C, unflushed\n")
+ctest.Eprint("C err\n")
+ctest.WriteFD(1, "raw fd 1\n")
+ctest.WriteFD(2, "raw fd 2\n")
+`)
+	// yaegi's print and println builtins write to stdout.
+	expect(t, "stdout", r.text("stdout"), "ab\ncd\ne\nraw fd 1\nfrom C, unflushed\n")
+	expect(t, "stderr", r.text("stderr"), "E1\nE2\nC err\nraw fd 2\n")
+}
+
+func TestStreamOrderWithinStream(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, `for i := 0; i < 2000; i++ { fmt.Println(i) }`)
+	var want strings.Builder
+	for i := 0; i < 2000; i++ {
+		want.WriteString(itoa(i) + "\n")
+	}
+	expect(t, "stdout", r.text("stdout"), want.String())
+}
+
+func TestLateGoroutineOutputGoesToNextCell(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, `ready := make(chan bool)
+done := make(chan bool)
+go func() { <-ready; fmt.Println("late"); done <- true }()`)
+	_, r := ok(t, e, `fmt.Println("second"); ready <- true; <-done; fmt.Println("end")`)
+	expect(t, "second cell stdout", r.text("stdout"), "second\nlate\nend\n")
+	// Output written between cells waits for the next cell.
+	ok(t, e, `go func() { <-ready; fmt.Println("between"); done <- true }()`)
+	ready2 := make(chan struct{})
+	go func() {
+		defer close(ready2)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		e.Execute(ctx, "ready <- true; <-done", &recorder{})
+	}()
+	<-ready2
+	_, r = ok(t, e, `fmt.Println("third")`)
+	if got := r.text("stdout"); !strings.HasSuffix(got, "third\n") {
+		t.Errorf("third cell stdout = %q", got)
+	}
+}
+
+func TestStdin(t *testing.T) {
+	e := newEngine(t)
+	cases := []struct {
+		code    string
+		replies []string
+		want    string
+		prompts []string
+	}{
+		{`var name string
+fmt.Print("Name: ")
+fmt.Scanln(&name)
+"hi " + name`, []string{"Ada"}, `"hi Ada"`, []string{"Name: "}},
+		{`var a, b int
+fmt.Scan(&a)
+fmt.Scan(&b)
+a + b`, []string{"2", "40"}, "42", []string{"", ""}},
+		{`import "bufio"
+fmt.Println("first line")
+fmt.Print("say: ")
+line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+line + fmt.Sprint(err)`, []string{"hello"}, `"hello\n<nil>"`, []string{"say: "}},
+		{`import "bufio"
+sc := bufio.NewScanner(os.Stdin)
+var lines []string
+for sc.Scan() { lines = append(lines, sc.Text()) }
+lines`, []string{"x", "y", ""}, "[x y]", []string{"", "", ""}},
+		{`import "io"
+all, _ := io.ReadAll(os.Stdin)
+string(all)`, []string{"p", "q", ""}, `"p\nq\n"`, []string{"", "", ""}},
+	}
+	for _, c := range cases {
+		r := &recorder{replies: append([]string(nil), c.replies...)}
+		res := runWith(t, e, c.code, r)
+		if res.Err != nil {
+			t.Errorf("%q: %s", c.code, tb(res.Err))
+			continue
+		}
+		expect(t, "result of "+c.code, res.Data["text/plain"].(string), c.want)
+		expect(t, "prompts of "+c.code, strings.Join(r.prompts, "|"), strings.Join(c.prompts, "|"))
+	}
+}
+
+func TestStdinRefused(t *testing.T) {
+	e := newEngine(t)
+	for _, code := range []string{
+		`var s string; _, err := fmt.Scanln(&s); err`,
+		`import "bufio"; _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err`,
+		`import "io"; _, err := io.ReadAll(os.Stdin); err`,
+	} {
+		r := &recorder{refuse: errors.New("stdin not allowed")}
+		res := runWith(t, e, code, r)
+		if res.Err != nil {
+			t.Fatalf("%q: %s", code, tb(res.Err))
+		}
+		got, _ := res.Data["text/plain"].(string)
+		if !strings.Contains(got, "stdin not allowed") {
+			t.Errorf("%q: result %q, want the refusal", code, got)
+		}
+		if len(r.prompts) != 1 {
+			t.Errorf("%q: %d input requests, want 1", code, len(r.prompts))
+		}
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "kept := 7")
+	for _, code := range []string{"for {}", "x := 0\nfor { x++ }", "ch := make(chan int)\n<-ch", "time.Sleep(time.Hour)"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan Result)
+		go func() { done <- e.Execute(ctx, code, &recorder{}) }()
+		time.Sleep(50 * time.Millisecond)
+		cancel()
+		select {
+		case res := <-done:
+			if res.Err == nil || res.Err.Name != "Interrupted" {
+				t.Errorf("%q: got %+v, want Interrupted", code, res.Err)
+			}
+			if len(res.Err.Traceback) > 1 {
+				t.Errorf("%q: interrupted cell reported still running: %q", code, res.Err.Traceback)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%q: interrupt did not stop the cell (hang guard)", code)
+		}
+	}
+	got, _ := ok(t, e, "kept * 6")
+	expect(t, "state after interrupts", got, "42")
+}
