@@ -105,7 +105,7 @@ func Listen(info ConnectionInfo, log *slog.Logger) (*Server, error) {
 			return fail(ch.String(), *ports[ch], err)
 		}
 		*ports[ch] = portOf(r.Addr())
-		s.inbox[ch] = make(chan *wire.Message, 16)
+		s.inbox[ch] = make(chan *wire.Message, 256)
 	}
 	s.hb = zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
 	if err := bind(s.hb, info.HBPort); err != nil {

@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""Kernel benchmarks: gocl against Debian's ipykernel, same client, same run.
+
+  /usr/bin/python3 bench/kernel/kernelbench.py [--n 500] [--starts 10] [--gocl bin/gocl]
+
+round trip: an execute_request of `x = 1` from send to execute_reply and the
+idle status, median and p99 over N; cold start: process start to the first
+kernel_info_reply, median over STARTS. Both kernels are driven by
+jupyter_client's BlockingKernelClient. Prints a markdown table with ratios
+(gocl / ipykernel) for bench/RESULTS.md.
+"""
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from jupyter_client.manager import KernelManager
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+
+def install_gocl(gocl):
+    prefix = tempfile.mkdtemp(prefix="gocl-bench-")
+    subprocess.run([gocl, "install", "--prefix", prefix], check=True, stdout=subprocess.DEVNULL)
+    os.environ["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter") + os.pathsep + os.environ.get("JUPYTER_PATH", "")
+    os.environ["JUPYTER_DATA_DIR"] = os.path.join(prefix, "data")
+    return prefix
+
+
+def wait_idle(kc, msg_id):
+    while True:
+        m = kc.get_iopub_msg(timeout=30)
+        if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status" \
+                and m["content"]["execution_state"] == "idle":
+            return
+
+
+def round_trip(kernel_name, code, n):
+    km = KernelManager(kernel_name=kernel_name)
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        for _ in range(20):  # warm-up
+            wait_idle(kc, kc.execute(code))
+            kc.get_shell_msg(timeout=30)
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            msg_id = kc.execute(code)
+            reply = kc.get_shell_msg(timeout=30)
+            assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok", reply
+            wait_idle(kc, msg_id)
+            times.append(time.perf_counter() - t0)
+        return times
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def cold_start(kernel_name):
+    km = KernelManager(kernel_name=kernel_name)
+    t0 = time.perf_counter()
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        while True:  # kernel_info until the first reply, as a front end does
+            kc.kernel_info()
+            try:
+                kc.get_shell_msg(timeout=0.05)
+                break
+            except Exception:
+                if time.perf_counter() - t0 > 60:
+                    raise RuntimeError(kernel_name + " did not answer kernel_info within 60 s")
+        return time.perf_counter() - t0
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def p99(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.99 * (len(xs) - 1))))]
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=500)
+    ap.add_argument("--starts", type=int, default=10)
+    ap.add_argument("--gocl", default=os.environ.get("GOCL_BIN") or os.path.join(ROOT, "bin", "gocl"))
+    args = ap.parse_args()
+    prefix = install_gocl(os.path.abspath(args.gocl))
+    try:
+        rows = {}
+        for name, code in (("gocl", "x := 1"), ("python3", "x = 1")):
+            rt = round_trip(name, code, args.n)
+            cs = [cold_start(name) for _ in range(args.starts)]
+            rows[name] = (statistics.median(rt), p99(rt), statistics.median(cs))
+            print(f"{name}: round trip median {rows[name][0]*1e3:.2f} ms p99 {rows[name][1]*1e3:.2f} ms, "
+                  f"cold start median {rows[name][2]*1e3:.0f} ms", file=sys.stderr)
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+    g, p = rows["gocl"], rows["python3"]
+    print(f"\nMachine: {cpu_model()}, {os.cpu_count()} cores; {time.strftime('%Y-%m-%d')}; "
+          f"client jupyter_client (Debian), n={args.n} round trips, {args.starts} cold starts.\n")
+    print("| measure | gocl | ipykernel | ratio gocl/ipykernel | target |")
+    print("|---|---|---|---|---|")
+    print(f"| execute round trip, median | {g[0]*1e3:.2f} ms | {p[0]*1e3:.2f} ms | {g[0]/p[0]:.2f}x | <= 0.2x |")
+    print(f"| execute round trip, p99 | {g[1]*1e3:.2f} ms | {p[1]*1e3:.2f} ms | {g[1]/p[1]:.2f}x | |")
+    print(f"| cold start to kernel_info_reply, median | {g[2]*1e3:.0f} ms | {p[2]*1e3:.0f} ms | {g[2]/p[2]:.2f}x | <= 0.1x |")
+
+
+if __name__ == "__main__":
+    main()

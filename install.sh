@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# install.sh — set gocl up on a Debian/Ubuntu machine: system packages, build,
+# kernelspec, and a first notebook run through Jupyter.
+#
+#   ./install.sh          set up and run the demo notebook
+#   ./install.sh --test   set up, then run every test (what CI runs)
+#
+# Safe to run twice: it installs only what is missing, builds into a temporary
+# file before replacing bin/gocl, and replaces the kernelspec atomically. When
+# a step fails it says which one and why, and leaves the earlier state alone.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+
+mode=demo
+case "${1:-}" in
+  "") ;;
+  --test) mode=test ;;
+  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+  *) echo "install.sh: unknown option '$1' (use --test, or nothing)" >&2; exit 2 ;;
+esac
+
+STEP="starting"
+trap 'echo >&2; echo "install.sh: FAILED at step: $STEP (see the messages above). Nothing after it was changed; fix the cause and run ./install.sh again." >&2' ERR
+step() { STEP="$1"; printf '\n==> %s\n' "$1"; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
+fi
+
+# ---------------------------------------------------------------- Go
+step "checking Go"
+need_go=$(awk '$1 == "go" {print $2; exit}' go.mod)
+GO=""
+for g in "$(command -v go || true)" /usr/local/go/bin/go; do
+  if [ -n "$g" ] && [ -x "$g" ]; then GO="$g"; break; fi
+done
+version_ge() { # is $1 >= $2 (dotted versions)?
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+if [ -z "$GO" ]; then
+  echo "install.sh: Go $need_go or newer is needed and none was found on the PATH or in /usr/local/go." >&2
+  echo "  Get it from https://go.dev/dl/ (Debian's golang-go is too old), unpack it into /usr/local/go, and run ./install.sh again." >&2
+  STEP="checking Go"; false
+fi
+have_go=$("$GO" env GOVERSION | sed 's/^go//')
+if ! version_ge "$have_go" "$need_go"; then
+  echo "install.sh: $GO is Go $have_go, but gocl needs Go $need_go or newer (go.mod)." >&2
+  echo "  Get a newer one from https://go.dev/dl/ (Debian's golang-go is too old) and put it first on the PATH or in /usr/local/go." >&2
+  false
+fi
+export PATH="$(dirname "$GO"):$PATH"
+echo "Go $have_go at $GO"
+
+# ---------------------------------------------------------------- packages
+step "installing missing system packages"
+want=(gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 clinfo)
+has_platform=no
+if [ -n "${OCL_ICD_FILENAMES:-}" ] || ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then has_platform=yes; fi
+if [ "$has_platform" = no ] || dpkg -s pocl-opencl-icd >/dev/null 2>&1; then want+=(pocl-opencl-icd); fi
+if ! command -v jupyter >/dev/null 2>&1 || [ "$mode" = test ]; then
+  want+=(jupyter-client jupyter-notebook jupyter-nbconvert python3-nbclient python3-nbformat)
+fi
+if [ "$mode" = test ]; then
+  # Tests drive the kernel through real Jupyter clients and compare with ipykernel and numpy;
+  # the browser test needs Chromium and Node.
+  want+=(python3-ipykernel python3-zmq python3-numpy pocl-opencl-icd chromium nodejs npm)
+fi
+missing=()
+for p in "${want[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+    echo "install.sh: these Debian packages are missing and this is not root (and sudo is absent): ${missing[*]}" >&2
+    echo "  Install them as root (apt-get install ${missing[*]}) and run ./install.sh again." >&2
+    false
+  fi
+  echo "installing: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "all present"
+fi
+
+# ---------------------------------------------------------------- build
+step "building gocl"
+mkdir -p bin
+CGO_ENABLED=1 "$GO" build -o bin/gocl.new . 
+mv -f bin/gocl.new bin/gocl
+bin/gocl version
+
+step "checking OpenCL (gocl doctor)"
+if [ "$(id -u)" -eq 0 ]; then bin/gocl doctor --fix || true; else bin/gocl doctor || true; fi
+
+step "registering the Jupyter kernelspec"
+bin/gocl install $( [ "$(id -u)" -eq 0 ] && echo "--prefix /usr/local" || echo "--user" )
+if command -v jupyter >/dev/null 2>&1; then jupyter kernelspec list | grep -E '^\s*gocl ' || true; fi
+
+# ---------------------------------------------------------------- demo or tests
+if [ "$mode" = demo ]; then
+  step "running notebooks/00-tour.ipynb through Jupyter with the gocl kernel"
+  out=$(mktemp -d)
+  jupyter nbconvert --to markdown --execute --ExecutePreprocessor.kernel_name=gocl \
+    --ExecutePreprocessor.timeout=120 --output-dir "$out" notebooks/00-tour.ipynb >/dev/null
+  cat "$out"/00-tour.md
+  rm -rf "$out"
+  printf '\ngocl is installed: start Jupyter (jupyter notebook) and pick "Go (gocl)".\n'
+  exit 0
+fi
+
+step "running every test"
+export GOCL_BIN="$ROOT/bin/gocl"
+"$GO" vet ./...
+"$GO" test -count=1 -timeout 30m ./... 2>&1 | tee /tmp/gocl-test.log
+STEP="cgocheck2 stress of clapi"
+GOEXPERIMENT=cgocheck2 "$GO" test -count=1 -timeout 10m -run 'Stress|Pin|NonBlocking' ./clapi/ 2>&1
+STEP="tests through a real Jupyter client"
+/usr/bin/python3 -m unittest discover -s e2e/jupyter -p 'test_*.py' -v 2>&1
+echo "install.sh --test: all tests passed"

@@ -1,0 +1,315 @@
+// Package dispatch is the kernel's middle room: it takes verified requests from
+// the transport, runs them against the engine and answers them.
+//
+// It owns the request life cycle — busy/idle around every request, the
+// execution count, history, aborting queued cells after an error, interrupt,
+// shutdown and restart — and it sends each reply on the socket its request came
+// in on. It knows nothing of zmq or HMAC (that is the transport's job) and
+// nothing of yaegi (that is the engine's).
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/transport"
+	"github.com/seed43a1e1ab/gocl/kernel/wire"
+)
+
+// Transport is what the dispatcher needs of the sockets; *transport.Server
+// provides it.
+type Transport interface {
+	Shell() <-chan *wire.Message
+	Control() <-chan *wire.Message
+	Stdin() <-chan *wire.Message
+	Send(ch transport.Channel, parent *wire.Message, msgType string, content any, metadata map[string]any) error
+	Publish(parent *wire.Message, msgType string, content any)
+	Flush(timeout time.Duration) bool
+}
+
+// Engine is what the dispatcher needs of the interpreter; *engine.Engine
+// provides it.
+type Engine interface {
+	Execute(ctx context.Context, code string, sink engine.Sink) engine.Result
+	Evaluate(ctx context.Context, expr string) (display.Bundle, *engine.CellError)
+	Close() error
+}
+
+// Assistant is the optional part of an Engine that answers completion,
+// inspection and is_complete requests.
+type Assistant interface {
+	Complete(code string, cursor int) (matches []string, start, end int, metadata map[string]any)
+	Inspect(code string, cursor, detail int) (data map[string]any, found bool)
+	IsComplete(code string) (status, indent string)
+}
+
+// Info describes the kernel in kernel_info_reply.
+type Info struct {
+	Version   string // gocl's version
+	GoVersion string // the Go version cells are interpreted as
+	Banner    string
+}
+
+// Config is everything a Kernel is made of.
+type Config struct {
+	Transport Transport
+	// NewEngine makes a fresh interpreter: once at start and again on a
+	// restart.
+	NewEngine func() (Engine, error)
+	History   History
+	Info      Info
+	Log       *slog.Logger
+	// ExitOnRestart makes shutdown_request{restart: true} end the process as
+	// well: set when a Jupyter kernel manager, which starts a new process for
+	// a restart, launched the kernel.
+	ExitOnRestart bool
+}
+
+// Kernel serves one Jupyter session.
+type Kernel struct {
+	cfg Config
+	t   Transport
+	log *slog.Logger
+
+	mu        sync.Mutex // guards the fields below
+	eng       Engine
+	execCount int
+	cancel    context.CancelFunc // interrupts the running cell; nil when idle
+	replies   chan *wire.Message // input_reply messages, while a cell waits for one
+
+	done     chan struct{}
+	doneOnce sync.Once
+}
+
+// New makes a kernel and its first interpreter.
+func New(cfg Config) (*Kernel, error) {
+	eng, err := cfg.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	k := &Kernel{cfg: cfg, t: cfg.Transport, log: log, eng: eng, done: make(chan struct{}),
+		replies: make(chan *wire.Message, 1)}
+	return k, nil
+}
+
+// Run publishes the starting status and serves requests until a shutdown
+// request or ctx ends. Shell requests are handled one at a time, in order;
+// control requests are served concurrently, so an interrupt or a shutdown
+// reaches a busy kernel.
+func (k *Kernel) Run(ctx context.Context) error {
+	k.t.Publish(nil, "status", map[string]any{"execution_state": "starting"})
+	go k.serveControl(ctx)
+	go k.routeStdin(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			k.Interrupt()
+			return ctx.Err()
+		case <-k.done:
+			k.t.Flush(2 * time.Second)
+			return nil
+		case m, ok := <-k.t.Shell():
+			if !ok {
+				return nil
+			}
+			k.handle(ctx, transport.Shell, m)
+		}
+	}
+}
+
+// Interrupt stops the running cell, if any. It is what interrupt_request and
+// SIGINT do.
+func (k *Kernel) Interrupt() {
+	k.mu.Lock()
+	cancel := k.cancel
+	k.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Done is closed once the kernel has answered a final shutdown request.
+func (k *Kernel) Done() <-chan struct{} { return k.done }
+
+func (k *Kernel) serveControl(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-k.done:
+			return
+		case m, ok := <-k.t.Control():
+			if !ok {
+				return
+			}
+			k.handle(ctx, transport.Control, m)
+		}
+	}
+}
+
+// routeStdin hands input_reply messages to the cell waiting for one and drops
+// the rest with a log line.
+func (k *Kernel) routeStdin(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-k.done:
+			return
+		case m, ok := <-k.t.Stdin():
+			if !ok {
+				return
+			}
+			if m.Header.MsgType != "input_reply" {
+				k.log.Warn("ignoring unexpected message on stdin", "msg_type", m.Header.MsgType)
+				continue
+			}
+			select {
+			case k.replies <- m:
+			default:
+				k.log.Warn("dropping input_reply: no cell is waiting for input")
+			}
+		}
+	}
+}
+
+// handle answers one request between busy and idle.
+func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Message) {
+	typ := m.Header.MsgType
+	k.log.Debug("request", "channel", ch, "msg_type", typ, "msg_id", m.Header.MsgID)
+	switch typ {
+	case "comm_msg", "comm_close":
+		return // no comms exist; nothing to answer, as ipykernel does
+	}
+	k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
+	defer k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
+	switch typ {
+	case "kernel_info_request":
+		k.reply(ch, m, "kernel_info_reply", k.kernelInfo())
+	case "execute_request":
+		k.execute(ctx, ch, m)
+	case "complete_request":
+		k.complete(ch, m)
+	case "inspect_request":
+		k.inspect(ch, m)
+	case "is_complete_request":
+		k.isComplete(ch, m)
+	case "history_request":
+		k.history(ch, m)
+	case "comm_info_request":
+		k.reply(ch, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
+	case "comm_open":
+		k.commOpen(m)
+	case "interrupt_request":
+		k.Interrupt()
+		k.reply(ch, m, "interrupt_reply", map[string]any{"status": "ok"})
+	case "shutdown_request":
+		k.shutdown(ch, m)
+	default:
+		k.log.Warn("unsupported request: ignored", "msg_type", typ)
+	}
+}
+
+func (k *Kernel) reply(ch transport.Channel, parent *wire.Message, msgType string, content any) {
+	if err := k.t.Send(ch, parent, msgType, content, nil); err != nil {
+		k.log.Error("sending reply failed", "msg_type", msgType, "err", err)
+	}
+}
+
+func (k *Kernel) kernelInfo() map[string]any {
+	info := k.cfg.Info
+	return map[string]any{
+		"status":                 "ok",
+		"protocol_version":       wire.ProtocolVersion,
+		"implementation":         "gocl",
+		"implementation_version": info.Version,
+		"language_info": map[string]any{
+			"name":               "go",
+			"version":            info.GoVersion,
+			"mimetype":           "text/x-go",
+			"file_extension":     ".go",
+			"pygments_lexer":     "go",
+			"codemirror_mode":    "go",
+			"nbconvert_exporter": "script",
+		},
+		"banner":   info.Banner,
+		"debugger": false,
+		"help_links": []map[string]string{
+			{"text": "Go documentation", "url": "https://go.dev/doc/"},
+			{"text": "Go standard library", "url": "https://pkg.go.dev/std"},
+			{"text": "yaegi (the interpreter)", "url": "https://github.com/traefik/yaegi"},
+			{"text": "OpenCL reference", "url": "https://registry.khronos.org/OpenCL/"},
+		},
+	}
+}
+
+func (k *Kernel) commOpen(m *wire.Message) {
+	var c struct {
+		CommID     string `json:"comm_id"`
+		TargetName string `json:"target_name"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		k.log.Warn("bad comm_open content", "err", err)
+		return
+	}
+	// No comm targets exist: close it at once, so the front end stops waiting.
+	k.log.Info("closing comm to unknown target", "target_name", c.TargetName)
+	k.t.Publish(m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+}
+
+// shutdown answers shutdown_request. Without restart the kernel ends after
+// the reply. With restart it throws the interpreter away and starts a fresh
+// one before replying, so that every request sent after the reply meets the
+// fresh one — unless ExitOnRestart says a kernel manager will start a new
+// process instead.
+func (k *Kernel) shutdown(ch transport.Channel, m *wire.Message) {
+	var c struct {
+		Restart bool `json:"restart"`
+	}
+	_ = json.Unmarshal(m.Content, &c)
+	k.Interrupt()
+	if c.Restart && !k.cfg.ExitOnRestart {
+		err := k.restart()
+		if err == nil {
+			k.reply(ch, m, "shutdown_reply", map[string]any{"status": "ok", "restart": true})
+			return
+		}
+		k.log.Error("restart failed; shutting down", "err", err)
+	}
+	k.reply(ch, m, "shutdown_reply", map[string]any{"status": "ok", "restart": c.Restart})
+	k.doneOnce.Do(func() { close(k.done) })
+}
+
+// restart replaces the interpreter with a fresh one and starts counting
+// executions from one again.
+func (k *Kernel) restart() error {
+	eng, err := k.cfg.NewEngine()
+	if err != nil {
+		return err
+	}
+	k.mu.Lock()
+	old := k.eng
+	k.eng = eng
+	k.execCount = 0
+	k.mu.Unlock()
+	if err := old.Close(); err != nil {
+		k.log.Warn("closing the old interpreter", "err", err)
+	}
+	k.log.Info("kernel restarted with a fresh interpreter")
+	return nil
+}
+
+func (k *Kernel) engine() Engine {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.eng
+}

@@ -1,0 +1,260 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/transport"
+	"github.com/seed43a1e1ab/gocl/kernel/wire"
+)
+
+// executeRequest is the content of execute_request.
+type executeRequest struct {
+	Code            string            `json:"code"`
+	Silent          bool              `json:"silent"`
+	StoreHistory    *bool             `json:"store_history"`
+	UserExpressions map[string]string `json:"user_expressions"`
+	AllowStdin      *bool             `json:"allow_stdin"`
+	StopOnError     *bool             `json:"stop_on_error"`
+}
+
+func (r *executeRequest) storeHistory() bool {
+	if r.Silent {
+		return false // the spec: silent implies store_history false
+	}
+	return r.StoreHistory == nil || *r.StoreHistory
+}
+
+func boolOr(p *bool, def bool) bool {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Message) {
+	var req executeRequest
+	if err := json.Unmarshal(m.Content, &req); err != nil {
+		k.log.Warn("bad execute_request content", "err", err)
+		k.reply(ch, m, "execute_reply", map[string]any{
+			"status": "error", "ename": "BadRequest", "evalue": "execute_request content is not valid JSON: " + err.Error(),
+			"traceback": []string{}, "execution_count": k.count(),
+		})
+		return
+	}
+	k.mu.Lock()
+	if req.storeHistory() {
+		k.execCount++
+	}
+	count := k.execCount
+	cellCtx, cancel := context.WithCancel(ctx)
+	k.cancel = cancel
+	eng := k.eng
+	k.mu.Unlock()
+	defer func() {
+		k.mu.Lock()
+		k.cancel = nil
+		k.mu.Unlock()
+		cancel()
+	}()
+
+	if !req.Silent {
+		k.t.Publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
+	}
+	sink := &cellSink{k: k, parent: m, silent: req.Silent, allowStdin: boolOr(req.AllowStdin, false), ctx: cellCtx}
+	res := eng.Execute(cellCtx, req.Code, sink)
+	if req.storeHistory() && k.cfg.History != nil {
+		if err := k.cfg.History.Add(count, req.Code, plainText(res.Data)); err != nil {
+			k.log.Warn("saving history failed", "err", err)
+		}
+	}
+
+	// Streams still paced in the IOPub queue go out before the reply, so a
+	// front end that stops listening at the reply has them all.
+	defer k.t.Flush(flushTimeout)
+	if res.Err != nil {
+		content := errorContent(res.Err)
+		if !req.Silent {
+			k.t.Publish(m, "error", content)
+		}
+		content["status"] = "error"
+		content["execution_count"] = count
+		content["user_expressions"] = map[string]any{}
+		content["payload"] = []any{}
+		k.reply(ch, m, "execute_reply", content)
+		if boolOr(req.StopOnError, true) {
+			k.abortQueued(ch)
+		}
+		return
+	}
+	if res.Data != nil && !req.Silent {
+		md := res.Metadata
+		if md == nil {
+			md = map[string]any{}
+		}
+		k.t.Publish(m, "execute_result", map[string]any{"execution_count": count, "data": res.Data, "metadata": md})
+	}
+	k.reply(ch, m, "execute_reply", map[string]any{
+		"status":           "ok",
+		"execution_count":  count,
+		"user_expressions": k.userExpressions(cellCtx, eng, req.UserExpressions),
+		"payload":          []any{},
+	})
+}
+
+// flushTimeout bounds the wait for queued output before a reply; output
+// beyond it still follows, in order, before the idle status.
+const flushTimeout = 500 * time.Millisecond
+
+func (k *Kernel) count() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.execCount
+}
+
+func errorContent(e *engine.CellError) map[string]any {
+	tb := e.Traceback
+	if tb == nil {
+		tb = []string{}
+	}
+	return map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": tb}
+}
+
+func plainText(b display.Bundle) string {
+	if s, ok := b["text/plain"].(string); ok {
+		return s
+	}
+	return ""
+}
+
+// userExpressions evaluates user_expressions after a successful cell, each
+// into a display bundle or an error, as the messaging spec describes.
+func (k *Kernel) userExpressions(ctx context.Context, eng Engine, exprs map[string]string) map[string]any {
+	out := map[string]any{}
+	for name, expr := range exprs {
+		data, cerr := eng.Evaluate(ctx, expr)
+		if cerr != nil {
+			c := errorContent(cerr)
+			c["status"] = "error"
+			out[name] = c
+			continue
+		}
+		if data == nil {
+			data = display.Bundle{}
+		}
+		out[name] = map[string]any{"status": "ok", "data": data, "metadata": map[string]any{}}
+	}
+	return out
+}
+
+// abortQueued answers the execute requests that were already queued behind a
+// failed cell with status "aborted", as ipykernel does for stop_on_error:
+// those the transport had received when the cell failed. Requests sent after
+// the client saw the error reply are served normally.
+func (k *Kernel) abortQueued(ch transport.Channel) {
+	if ch != transport.Shell {
+		return
+	}
+	for n := len(k.t.Shell()); n > 0; n-- {
+		m, ok := <-k.t.Shell()
+		if !ok {
+			return
+		}
+		if m.Header.MsgType != "execute_request" {
+			k.handle(context.Background(), transport.Shell, m)
+			continue
+		}
+		k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
+		k.reply(transport.Shell, m, "execute_reply", map[string]any{
+			"status": "aborted", "execution_count": k.count(),
+			"ename": "ExecutionAborted", "evalue": "an earlier cell failed, so this queued cell was not run",
+			"traceback": []string{},
+		})
+		k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
+	}
+}
+
+// cellSink turns what a running cell emits into IOPub and stdin messages.
+type cellSink struct {
+	k          *Kernel
+	parent     *wire.Message
+	silent     bool
+	allowStdin bool
+	ctx        context.Context
+}
+
+func (s *cellSink) Stream(name, text string) {
+	if s.silent || text == "" {
+		return
+	}
+	s.k.t.Publish(s.parent, "stream", map[string]any{"name": name, "text": text})
+}
+
+func (s *cellSink) Display(m display.Message) {
+	if s.silent {
+		return
+	}
+	switch m.Kind {
+	case display.Clear:
+		s.k.t.Publish(s.parent, "clear_output", map[string]any{"wait": m.Wait})
+		return
+	}
+	md := m.Metadata
+	if md == nil {
+		md = map[string]any{}
+	}
+	data := m.Data
+	if data == nil {
+		data = display.Bundle{}
+	}
+	content := map[string]any{"data": data, "metadata": md, "transient": map[string]any{}}
+	if m.DisplayID != "" {
+		content["transient"] = map[string]any{"display_id": m.DisplayID}
+	}
+	typ := "display_data"
+	if m.Kind == display.Update {
+		typ = "update_display_data"
+	}
+	s.k.t.Publish(s.parent, typ, content)
+}
+
+// ErrStdinNotAllowed is returned to a cell that reads stdin when the front
+// end did not allow input.
+var ErrStdinNotAllowed = errors.New("reading stdin is not possible here: the front end sent allow_stdin=false " +
+	"(nbconvert and other headless runs cannot answer input requests); pass input another way, e.g. a variable")
+
+func (s *cellSink) Input(prompt string, password bool) (string, error) {
+	if !s.allowStdin {
+		return "", ErrStdinNotAllowed
+	}
+	// Forget a stale reply left from an interrupted request.
+	select {
+	case <-s.k.replies:
+	default:
+	}
+	if err := s.k.t.Send(transport.Stdin, s.parent, "input_request",
+		map[string]any{"prompt": prompt, "password": password}, nil); err != nil {
+		return "", fmt.Errorf("sending input_request: %w", err)
+	}
+	select {
+	case <-s.ctx.Done():
+		return "", fmt.Errorf("input interrupted: %w", s.ctx.Err())
+	case r := <-s.k.replies:
+		var c struct {
+			Value  string `json:"value"`
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal(r.Content, &c); err != nil {
+			return "", fmt.Errorf("bad input_reply: %w", err)
+		}
+		if c.Status == "error" {
+			return "", errors.New("the front end cancelled the input request")
+		}
+		return c.Value, nil
+	}
+}
