@@ -200,7 +200,7 @@ func (s *cellSink) Display(m display.Message) {
 		return
 	}
 	switch m.Kind {
-	case display.Clear:
+	case display.KindClear:
 		s.k.t.Publish(s.parent, "clear_output", map[string]any{"wait": m.Wait})
 		return
 	}
@@ -217,7 +217,7 @@ func (s *cellSink) Display(m display.Message) {
 		content["transient"] = map[string]any{"display_id": m.DisplayID}
 	}
 	typ := "display_data"
-	if m.Kind == display.Update {
+	if m.Kind == display.KindUpdate {
 		typ = "update_display_data"
 	}
 	s.k.t.Publish(s.parent, typ, content)

@@ -8,9 +8,9 @@ import (
 	"html"
 )
 
-// Value displays v with the MIME bundle BundleOf makes of it: a plot, a
+// Show displays v with the MIME bundle BundleOf makes of it: a plot, a
 // table, any value with HTML(), SVG(), PNG()... methods.
-func Value(v any) { show(BundleOf(v), "") }
+func Show(v any) { show(BundleOf(v), "") }
 
 // HTML displays s as HTML.
 func HTML(s string) { show(Bundle{MIMEHTML: s, MIMEText: textFallback("HTML", s)}, "") }
@@ -36,11 +36,10 @@ func Text(s string) { show(Bundle{MIMEText: s}, "") }
 // marshaled is displayed as the error instead.
 func JSON(v any) { show(jsonBundle(v), "") }
 
-// ClearOutput clears the cell's outputs (clear_output). With wait set, the
+// Clear clears the cell's outputs (clear_output). With wait set, the
 // outputs stay until the next output arrives, which avoids flicker in a loop
-// that clears and redraws. (The name Clear is the Kind of the message it
-// publishes.)
-func ClearOutput(wait bool) { Publish(Message{Kind: Clear, Wait: wait}) }
+// that clears and redraws.
+func Clear(wait bool) { Publish(Message{Kind: KindClear, Wait: wait}) }
 
 // Handle is a display that can be replaced in place later.
 type Handle struct {
@@ -76,11 +75,11 @@ func (h *Handle) UpdateHTML(s string) {
 func (h *Handle) UpdateText(s string) { update(Bundle{MIMEText: s}, h.id) }
 
 func show(b Bundle, id string) {
-	Publish(Message{Kind: Show, Data: b, Metadata: map[string]any{}, DisplayID: id})
+	Publish(Message{Kind: KindShow, Data: b, Metadata: map[string]any{}, DisplayID: id})
 }
 
 func update(b Bundle, id string) {
-	Publish(Message{Kind: Update, Data: b, Metadata: map[string]any{}, DisplayID: id})
+	Publish(Message{Kind: KindUpdate, Data: b, Metadata: map[string]any{}, DisplayID: id})
 }
 
 // textFallback is the text/plain of a rich display: short markup is shown

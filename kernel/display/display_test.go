@@ -95,8 +95,8 @@ func TestShowFunctions(t *testing.T) {
 	JPEG([]byte("jpg"))
 	Text("plain")
 	JSON(map[string]int{"a": 1})
-	Value(rich{"y"})
-	ClearOutput(true)
+	Show(rich{"y"})
+	Clear(true)
 
 	msgs := got()
 	checks := []struct {
@@ -117,7 +117,7 @@ func TestShowFunctions(t *testing.T) {
 	}
 	for i, c := range checks {
 		m := msgs[i]
-		if m.Kind != Show || m.DisplayID != "" {
+		if m.Kind != KindShow || m.DisplayID != "" {
 			t.Errorf("message %d: kind %v id %q, want a Show without id", i, m.Kind, m.DisplayID)
 		}
 		if _, ok := m.Data[MIMEText]; !ok {
@@ -131,8 +131,8 @@ func TestShowFunctions(t *testing.T) {
 	if !ok || j["a"] != float64(1) {
 		t.Errorf("JSON data = %#v, want map a:1", msgs[6].Data[MIMEJSON])
 	}
-	if last := msgs[len(msgs)-1]; last.Kind != Clear || !last.Wait {
-		t.Errorf("ClearOutput(true) published %+v", last)
+	if last := msgs[len(msgs)-1]; last.Kind != KindClear || !last.Wait {
+		t.Errorf("Clear(true) published %+v", last)
 	}
 }
 
@@ -164,7 +164,7 @@ func TestHandleUpdate(t *testing.T) {
 	if h.ID() == "" || h.ID() == h2.ID() {
 		t.Fatalf("display ids %q and %q must be set and distinct", h.ID(), h2.ID())
 	}
-	wantKinds := []Kind{Show, Update, Update, Show}
+	wantKinds := []Kind{KindShow, KindUpdate, KindUpdate, KindShow}
 	wantIDs := []string{h.ID(), h.ID(), h.ID(), h2.ID()}
 	for i, m := range msgs {
 		if m.Kind != wantKinds[i] || m.DisplayID != wantIDs[i] {
@@ -210,11 +210,11 @@ func TestProgressThrottle(t *testing.T) {
 		t.Fatalf("%d draws for 10000 Adds over 2 s; want 3..%d", len(msgs), 2+int(2*time.Second/ProgressInterval))
 	}
 	id := msgs[0].DisplayID
-	if msgs[0].Kind != Show || id == "" {
+	if msgs[0].Kind != KindShow || id == "" {
 		t.Fatalf("first draw = %+v, want a Show with a display id", msgs[0])
 	}
 	for i, m := range msgs[1:] {
-		if m.Kind != Update || m.DisplayID != id {
+		if m.Kind != KindUpdate || m.DisplayID != id {
 			t.Errorf("draw %d: kind %v id %q, want Update %q", i+1, m.Kind, m.DisplayID, id)
 		}
 	}

@@ -17,14 +17,14 @@ type Bundle map[string]any
 type Kind int
 
 const (
-	// Show adds a new output (display_data).
-	Show Kind = iota
-	// Update replaces the output that carries the same DisplayID
+	// KindShow adds a new output (display_data).
+	KindShow Kind = iota
+	// KindUpdate replaces the output that carries the same DisplayID
 	// (update_display_data).
-	Update
-	// Clear clears the cell's outputs (clear_output); Wait defers the clearing
-	// until the next output arrives, to avoid flicker.
-	Clear
+	KindUpdate
+	// KindClear clears the cell's outputs (clear_output); Wait defers the
+	// clearing until the next output arrives, to avoid flicker.
+	KindClear
 )
 
 // Message is one rich-output event of a cell. It holds plain data only, so it

@@ -59,15 +59,15 @@ func (f *fake) Execute(ctx context.Context, code string, sink engine.Sink) engin
 		case "err":
 			sink.Stream("stderr", rest)
 		case "show":
-			sink.Display(display.Message{Kind: display.Show, DisplayID: id,
+			sink.Display(display.Message{Kind: display.KindShow, DisplayID: id,
 				Data: display.Bundle{"text/html": arg(2), "text/plain": arg(2)}})
 		case "update":
-			sink.Display(display.Message{Kind: display.Update, DisplayID: id,
+			sink.Display(display.Message{Kind: display.KindUpdate, DisplayID: id,
 				Data: display.Bundle{"text/html": arg(2), "text/plain": arg(2)}, Metadata: map[string]any{"n": 1}})
 		case "clear":
-			sink.Display(display.Message{Kind: display.Clear})
+			sink.Display(display.Message{Kind: display.KindClear})
 		case "clearwait":
-			sink.Display(display.Message{Kind: display.Clear, Wait: true})
+			sink.Display(display.Message{Kind: display.KindClear, Wait: true})
 		case "result":
 			res.Data = display.Bundle{"text/plain": rest}
 		case "fail":

@@ -71,15 +71,15 @@ func (o *outputs) stream(name, text string) {
 // display records a display message.
 func (o *outputs) display(m display.Message) {
 	switch m.Kind {
-	case display.Clear:
+	case display.KindClear:
 		if m.Wait {
 			o.clearNext = true
 		} else {
 			o.clear()
 		}
-	case display.Update:
+	case display.KindUpdate:
 		o.update(m.DisplayID, m.Data, m.Metadata)
-	case display.Show:
+	case display.KindShow:
 		if m.DisplayID != "" {
 			o.update(m.DisplayID, m.Data, m.Metadata)
 		}

@@ -398,7 +398,7 @@ func (s *termSink) Display(m display.Message) {
 		return
 	}
 	s.outs.display(m)
-	if m.Kind == display.Show {
+	if m.Kind == display.KindShow {
 		if txt, ok := m.Data[display.MIMEText].(string); ok && !strings.HasPrefix(txt, "<") {
 			fmt.Fprintln(s.stdout, txt)
 		} else {

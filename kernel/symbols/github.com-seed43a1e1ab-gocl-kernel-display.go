@@ -14,10 +14,12 @@ func init() {
 		// function, constant and variable definitions
 		"BundleOf":         reflect.ValueOf(display.BundleOf),
 		"Clear":            reflect.ValueOf(display.Clear),
-		"ClearOutput":      reflect.ValueOf(display.ClearOutput),
 		"HTML":             reflect.ValueOf(display.HTML),
 		"JPEG":             reflect.ValueOf(display.JPEG),
 		"JSON":             reflect.ValueOf(display.JSON),
+		"KindClear":        reflect.ValueOf(display.KindClear),
+		"KindShow":         reflect.ValueOf(display.KindShow),
+		"KindUpdate":       reflect.ValueOf(display.KindUpdate),
 		"MIMEHTML":         reflect.ValueOf(constant.MakeFromLiteral("\"text/html\"", token.STRING, 0)),
 		"MIMEJPEG":         reflect.ValueOf(constant.MakeFromLiteral("\"image/jpeg\"", token.STRING, 0)),
 		"MIMEJSON":         reflect.ValueOf(constant.MakeFromLiteral("\"application/json\"", token.STRING, 0)),
@@ -37,8 +39,6 @@ func init() {
 		"SetPublisher":     reflect.ValueOf(display.SetPublisher),
 		"Show":             reflect.ValueOf(display.Show),
 		"Text":             reflect.ValueOf(display.Text),
-		"Update":           reflect.ValueOf(display.Update),
-		"Value":            reflect.ValueOf(display.Value),
 
 		// type definitions
 		"Bundle":      reflect.ValueOf((*display.Bundle)(nil)),
