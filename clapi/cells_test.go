@@ -35,7 +35,7 @@ func (s *sink) Stream(name, text string) {
 	defer s.mu.Unlock()
 	s.out.WriteString(text)
 }
-func (s *sink) Display(display.Message)                     {}
+func (s *sink) Display(display.Message)                      {}
 func (s *sink) Input(prompt string, pw bool) (string, error) { return "", context.Canceled }
 
 func newEngine(t *testing.T) *engine.Engine {
