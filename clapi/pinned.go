@@ -177,6 +177,11 @@ func (m *Mapping) Unmap() *Event {
 	return e
 }
 
+// Release is Unmap, for symmetry with the other objects. A Mapping has no
+// finalizer: its views are slices over the mapped memory, and Go cannot
+// tell when they become unreachable.
+func (m *Mapping) Release() { m.Unmap() }
+
 // handleOrNil returns the buffer's handle, or nil once released.
 func (b *Buffer) handleOrNil() C.cl_mem {
 	b.mu.Lock()

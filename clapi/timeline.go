@@ -81,9 +81,20 @@ type TimelineView struct {
 
 // Timeline waits for the events and lays them out on one time axis from the
 // earliest enqueue: a "host" lane with each enqueue call (start to return)
-// and a lane per queue with each command's device execution (START to END),
-// mapped to host time as [calibrate] describes. Events of queues without
-// cl.Profiling get only their host span.
+// and a lane per queue with each command's device execution (START to END).
+// Events of queues without cl.Profiling get only their host span.
+//
+// Device timestamps are mapped to host time once per queue. Where the
+// device and platform are OpenCL 2.1+ and clGetDeviceAndHostTimer works,
+// the device clock is read between two host clock readings, and the
+// midpoint is used: the error is at most half that call's duration plus the
+// device timer's resolution. Otherwise (PoCL 3.1, for one) the mapping is
+// anchored on a command observed from the host: once the queue has drained,
+// a marker is enqueued at host time t1 and seen complete at t2, so its
+// device END lies in [t1, t2]; the midpoint is used, with an error of at most
+// (t2-t1)/2 plus the timer resolution. Clock drift between the events and
+// the calibration (parts per million over seconds) is not corrected.
+// ErrorBound reports the worst bound over the queues.
 func Timeline(events ...*Event) *TimelineView {
 	t := &TimelineView{Title: "OpenCL timeline"}
 	if len(events) == 0 {
