@@ -178,6 +178,9 @@ func New(opts Options) (*Engine, error) {
 
 	display.SetPublisher(func(m display.Message) {
 		if c := running.Load(); c != nil {
+			// What the cell printed before this call goes out first, so
+			// that clear_output and displays keep their place among prints.
+			_ = flushAll(drainTimeout)
 			c.display(m)
 		}
 	})
