@@ -225,8 +225,8 @@ func (s *cellSink) Display(m display.Message) {
 
 // ErrStdinNotAllowed is returned to a cell that reads stdin when the front
 // end did not allow input.
-var ErrStdinNotAllowed = errors.New("reading stdin is not possible here: the front end sent allow_stdin=false " +
-	"(nbconvert and other headless runs cannot answer input requests); pass input another way, e.g. a variable")
+// It is engine.ErrNoStdin, so that gocl run fails the same way.
+var ErrStdinNotAllowed = engine.ErrNoStdin
 
 func (s *cellSink) Input(prompt string, password bool) (string, error) {
 	if !s.allowStdin {

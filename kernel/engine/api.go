@@ -1,6 +1,18 @@
 package engine
 
-import "github.com/seed43a1e1ab/gocl/kernel/display"
+import (
+	"errors"
+
+	"github.com/seed43a1e1ab/gocl/kernel/display"
+)
+
+// ErrNoStdin is what a Sink's Input returns when nobody can answer an input
+// request: the front end sent allow_stdin=false, or the run is headless
+// (nbconvert --execute, gocl run). Every such run fails a cell's read of
+// stdin with this same text, so their outputs agree.
+var ErrNoStdin = errors.New("reading stdin is not possible here: this run cannot answer input requests " +
+	"(allow_stdin is false, as in nbconvert --execute and gocl run); give the cell its input another way, " +
+	"e.g. a variable or an environment variable (gocl run --kernel-env K=V)")
 
 // Sink receives everything a running cell emits. Its calls carry plain data
 // only, so the engine could run in a child process with the sink on the other

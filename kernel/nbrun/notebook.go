@@ -67,6 +67,20 @@ func parseNotebook(data []byte) (*notebook, error) {
 	return nb, nil
 }
 
+// setLanguageInfo replaces metadata.language_info with a copy of li.
+func (nb *notebook) setLanguageInfo(li map[string]any) {
+	md, ok := nb.root["metadata"].(map[string]any)
+	if !ok {
+		md = map[string]any{}
+		nb.root["metadata"] = md
+	}
+	cp := make(map[string]any, len(li))
+	for k, v := range li {
+		cp[k] = v
+	}
+	md["language_info"] = cp
+}
+
 // ensureIDs upgrades the notebook to nbformat 4.5, which requires a unique
 // id on every cell, adding the missing ones (8 hex digits, as nbformat
 // does) and replacing duplicates.

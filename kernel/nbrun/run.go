@@ -37,6 +37,10 @@ type Config struct {
 	// Grace is how long a cell may take to stop after its timeout before
 	// gocl run gives up on it; 0 means 10 s.
 	Grace time.Duration
+	// LanguageInfo, when set, replaces the notebook's
+	// metadata.language_info, as nbclient does with the language_info of
+	// the kernel's kernel_info_reply.
+	LanguageInfo map[string]any
 }
 
 // Default is the Config that Main uses; main.go sets Default.NewEngine.
@@ -186,6 +190,9 @@ func (c Config) run(ctx context.Context, opt *options, stdout, stderr io.Writer)
 		return 2
 	}
 	nb.ensureIDs()
+	if c.LanguageInfo != nil {
+		nb.setLanguageInfo(c.LanguageInfo)
+	}
 
 	restoreEnv := setEnv(opt.env)
 	defer restoreEnv()
@@ -409,7 +416,7 @@ func (s *termSink) Display(m display.Message) {
 
 // Input implements engine.Sink: a notebook run has no user to ask.
 func (s *termSink) Input(prompt string, password bool) (string, error) {
-	return "", errors.New("gocl run has no stdin: give the cell its input another way (a variable, --kernel-env)")
+	return "", engine.ErrNoStdin
 }
 
 func mimes(b display.Bundle) []string {

@@ -364,7 +364,7 @@ func TestKernelEnvInputAndDir(t *testing.T) {
 		got += strings.Join(lines(o["text"]), "")
 	}
 	dir, _ := filepath.EvalSymlinks(filepath.Dir(in))
-	want := "1000|" + dir + "gocl run has no stdin"
+	want := "1000|" + dir + "reading stdin is not possible here"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("cell saw %q, want prefix %q", got, want)
 	}
@@ -419,5 +419,18 @@ func TestSplitLines(t *testing.T) {
 		if got := splitLines(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("splitLines(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestLanguageInfoReplaced(t *testing.T) {
+	in := writeNB(t, 5, code("out \"x\"", ""))
+	li := map[string]any{"name": "go", "version": "1.99", "codemirror_mode": "go"}
+	r := runNB(t, Config{LanguageInfo: li}, in)
+	if r.status != 0 {
+		t.Fatalf("status %d\n%s", r.status, r.stderr)
+	}
+	got := r.nb["metadata"].(map[string]any)["language_info"].(map[string]any)
+	if len(got) != 3 || got["version"] != "1.99" || got["codemirror_mode"] != "go" {
+		t.Errorf("language_info = %v, want %v", got, li)
 	}
 }
