@@ -310,7 +310,7 @@ func methodList(path, typ string) string {
 // of constants.
 func typeString(v reflect.Value) string {
 	if !isConstant(v) {
-		return v.Type().String()
+		return unmangle(v.Type(), v.Type().String())
 	}
 	if c, ok := v.Interface().(constant.Value); ok {
 		return "(untyped " + strings.ToLower(c.Kind().String()) + " constant)"
@@ -335,7 +335,7 @@ func valueString(v reflect.Value) (s string) {
 	if c, ok := x.(constant.Value); ok {
 		s = c.ExactString()
 	} else {
-		s = fmt.Sprintf("%+v", x)
+		s = unmangle(v.Type(), fmt.Sprintf("%+v", x))
 	}
 	if len(s) > maxValueLen {
 		s = strings.ToValidUTF8(s[:maxValueLen], "") + "…"

@@ -164,3 +164,22 @@ func TestInspectLongValue(t *testing.T) {
 		t.Errorf("value not shortened to valid UTF-8: %d bytes", len(got))
 	}
 }
+
+// yaegi stores an unexported field f of an interpreted struct as Xf;
+// inspection must show the name the user wrote.
+func TestInspectUnexportedFieldNames(t *testing.T) {
+	sc := yaegiScope(t,
+		"type Point struct {\n\tX, Y int\n\tlabel string\n}",
+		`var origin = Point{X: 3, Y: 4, label: "o"}`,
+		`anon := struct{ A int; b string; L []struct{ c int } }{A: 1, b: "x", L: []struct{ c int }{{7}}}`,
+	)
+	got, _ := inspect(t, "origin|", 0, sc)
+	wantText(t, "origin", got, "label:o")
+	got2, _ := inspect(t, "anon|", 0, sc)
+	wantText(t, "anon", got2, "b string", "c int", "b:x", "L:[{c:7}]")
+	for _, s := range []string{got, got2} {
+		if strings.Contains(s, "Xlabel") || strings.Contains(s, "Xb") || strings.Contains(s, "Xc") {
+			t.Errorf("yaegi's mangled field names leak into inspection:\n%s", s)
+		}
+	}
+}
