@@ -304,6 +304,12 @@ func (k *Kernel) restart() error {
 	if err := old.Close(); err != nil {
 		k.log.Warn("closing the old interpreter", "err", err)
 	}
+	// Counting starts from one again: history must not mix the two runs.
+	if h, ok := k.cfg.History.(interface{ NewSession() error }); ok {
+		if err := h.NewSession(); err != nil {
+			k.log.Warn("history: starting a new session", "err", err)
+		}
+	}
 	k.log.Info("kernel restarted with a fresh interpreter")
 	return nil
 }

@@ -155,6 +155,27 @@ func (s *Store) Path() string { return s.path }
 // Session returns the number of this kernel's session.
 func (s *Store) Session() int { return s.session }
 
+// NewSession starts a new session, numbered one past the highest in the
+// file, as a kernel restart does: the cells run after it are numbered from 1
+// again without clashing with those of the old session. It also picks up
+// the cells other kernels added since.
+func (s *Store) NewSession() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return withLock(s.path, func() error {
+		old, skipped := s.entries, s.skipped
+		s.entries = nil
+		maxSession, err := s.load()
+		s.skipped = skipped
+		if err != nil {
+			s.entries = old
+			return err
+		}
+		s.session = max(maxSession, s.session) + 1
+		return s.appendRecord(record{Entry: Entry{Session: s.session}, Start: nowStamp()})
+	})
+}
+
 // Add records cell line (its execution count) of the current session, with
 // its input and, optionally, the text of its result. The cell is kept in
 // memory even when writing the file fails; the error says why it failed.

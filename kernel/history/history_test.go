@@ -221,3 +221,30 @@ func TestDefaultPath(t *testing.T) {
 		t.Errorf("DefaultPath() from HOME = %q", p)
 	}
 }
+
+func TestNewSessionInProcess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	s1 := open(t, path, 0)
+	s1.Add(1, "a := 1", "")
+	other := open(t, path, 0) // another kernel, session 2
+	other.Add(1, "from the other kernel", "")
+	if err := s1.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	if s1.Session() != 3 {
+		t.Fatalf("session after NewSession = %d, want 3", s1.Session())
+	}
+	s1.Add(1, "b := 2", "") // line 1 again, in the new session
+	if got := s1.Range(-2, 1, 0, false); !reflect.DeepEqual(inputs(got), []string{"a := 1"}) {
+		t.Errorf("old session = %v", got)
+	}
+	if got := s1.Range(0, 1, 0, false); !reflect.DeepEqual(inputs(got), []string{"b := 2"}) {
+		t.Errorf("new session = %v", got)
+	}
+	if got := s1.Tail(3, false); !reflect.DeepEqual(inputs(got), []string{"a := 1", "from the other kernel", "b := 2"}) {
+		t.Errorf("Tail(3) = %v", got)
+	}
+	if s4 := open(t, path, 0); s4.Session() != 4 {
+		t.Errorf("a later kernel's session = %d, want 4", s4.Session())
+	}
+}
