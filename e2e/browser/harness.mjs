@@ -1,0 +1,223 @@
+// harness.mjs starts and stops what the browser test needs: a private
+// kernelspec, Debian's classic Jupyter Notebook server on 127.0.0.1 with a
+// random token, and headless Chromium with a fresh profile. Everything lives
+// in one temporary directory, and stop() ends every process that start()
+// began (the server, the kernels it launched and the browser), whether the
+// test passed or not.
+
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium } from 'playwright-core';
+
+// chromiumArgs are the flags the issue asks for; playwright-core adds
+// --headless and a few automation flags of its own.
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+// freePort asks the kernel for an unused TCP port on 127.0.0.1.
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Harness owns one run's temporary directory and processes.
+export class Harness {
+  // opts: goclBin, notebook (path of the .ipynb), chromium (executable),
+  // env (extra environment for the server and so the kernel), keep (leave
+  // the temporary directory for inspection), log (function for progress).
+  constructor(opts) {
+    this.opts = opts;
+    this.log = opts.log || (() => {});
+    this.tmp = null;
+    this.server = null; // the jupyter notebook child process
+    this.serverExit = null; // promise of its exit
+    this.context = null; // playwright BrowserContext
+    this.port = 0;
+    this.token = '';
+  }
+
+  // start installs the kernelspec, starts the server and the browser, and
+  // returns the URL of the notebook (token included).
+  async start() {
+    const { goclBin, notebook, chromium: chromiumBin } = this.opts;
+    for (const [what, p, fix] of [
+      ['the gocl binary', goclBin, 'build it first (go build -o bin/gocl .) or set GOCL_BIN'],
+      ['the notebook', notebook, 'check GOCL_NOTEBOOK'],
+      ['Chromium', chromiumBin, 'install it (apt-get install chromium) or set GOCL_CHROMIUM'],
+    ]) {
+      if (!fs.existsSync(p)) throw new Error(`${what} is not at ${p}: ${fix}`);
+    }
+    this.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gocl-browser-'));
+    const prefix = path.join(this.tmp, 'prefix');
+    const inst = spawnSync(goclBin, ['install', '--prefix', prefix], { encoding: 'utf8', timeout: 30_000 });
+    if (inst.status !== 0) {
+      throw new Error(`gocl install --prefix ${prefix} failed (status ${inst.status}): ${inst.stderr || inst.error}`);
+    }
+
+    const nbdir = path.join(this.tmp, 'notebooks');
+    fs.mkdirSync(nbdir);
+    // savedNotebook is the server's copy, which the browser saves into.
+    this.savedNotebook = path.join(nbdir, path.basename(notebook));
+    fs.copyFileSync(notebook, this.savedNotebook);
+
+    this.port = await freePort();
+    this.token = crypto.randomBytes(24).toString('hex');
+    const env = {
+      ...process.env,
+      ...this.opts.env,
+      JUPYTER_PATH: path.join(prefix, 'share', 'jupyter'),
+      JUPYTER_CONFIG_DIR: path.join(this.tmp, 'config'),
+      JUPYTER_DATA_DIR: path.join(this.tmp, 'data'),
+      JUPYTER_RUNTIME_DIR: path.join(this.tmp, 'runtime'),
+    };
+    this.serverLog = path.join(this.tmp, 'jupyter.log');
+    const logFd = fs.openSync(this.serverLog, 'w');
+    const args = [
+      'notebook', '--no-browser', '--ip=127.0.0.1', `--port=${this.port}`, '--port-retries=0',
+      `--NotebookApp.token=${this.token}`, `--notebook-dir=${nbdir}`,
+    ];
+    if (process.getuid && process.getuid() === 0) args.push('--allow-root');
+    this.log(`starting jupyter notebook on 127.0.0.1:${this.port}`);
+    // detached: the server gets its own process group, so stop() can signal
+    // it and anything it forks without touching the test runner.
+    this.server = spawn('jupyter', args, { env, stdio: ['ignore', logFd, logFd], detached: true });
+    fs.closeSync(logFd);
+    this.serverExit = new Promise((resolve) => {
+      this.server.on('exit', (code, sig) => resolve({ code, sig }));
+      this.server.on('error', (err) => resolve({ err }));
+    });
+    await this.waitForServer(30_000);
+
+    this.log(`starting ${chromiumBin}`);
+    this.context = await chromium.launchPersistentContext(path.join(this.tmp, 'chromium-profile'), {
+      executablePath: chromiumBin,
+      headless: true,
+      args: chromiumArgs,
+      viewport: { width: 1280, height: 900 },
+      timeout: 30_000,
+    });
+    return `http://127.0.0.1:${this.port}/notebooks/${encodeURIComponent(path.basename(notebook))}?token=${this.token}`;
+  }
+
+  // waitForServer polls the REST API until the server answers, failing
+  // early with its log when the server exits.
+  async waitForServer(ms) {
+    const deadline = Date.now() + ms;
+    const url = `http://127.0.0.1:${this.port}/api/status`;
+    let exited = null;
+    this.serverExit.then((e) => { exited = e; });
+    let last = '';
+    while (Date.now() < deadline) {
+      if (exited) {
+        throw new Error(`jupyter notebook exited before answering (${JSON.stringify(exited)}); its log:\n${this.serverLogTail()}`);
+      }
+      try {
+        const res = await fetch(url, { headers: { Authorization: `token ${this.token}` }, signal: AbortSignal.timeout(2000) });
+        if (res.ok) return;
+        last = `HTTP ${res.status}`;
+      } catch (err) {
+        last = String(err.cause?.code || err.message);
+      }
+      await sleep(250);
+    }
+    throw new Error(`jupyter notebook did not answer on ${url} within ${ms / 1000} s (last: ${last}); its log:\n${this.serverLogTail()}`);
+  }
+
+  // serverLogTail returns the end of the server's log, for error messages.
+  serverLogTail(n = 40) {
+    try {
+      const lines = fs.readFileSync(this.serverLog, 'utf8').split('\n');
+      return lines.slice(-n).join('\n');
+    } catch {
+      return '(no log)';
+    }
+  }
+
+  // stop closes the browser, shuts the server down (which shuts its kernels
+  // down), kills whatever is left, and removes the temporary directory.
+  // It never throws: it runs after failures too.
+  async stop() {
+    if (this.context) {
+      const ctx = this.context;
+      this.context = null;
+      await Promise.race([ctx.close().catch(() => {}), sleep(10_000)]);
+    }
+    if (this.server && this.server.exitCode === null && this.server.signalCode === null) {
+      // SIGTERM makes the notebook server stop its loop and shut its
+      // kernels down; SIGKILL the group if it takes too long.
+      this.signalServer('SIGTERM');
+      const done = await Promise.race([this.serverExit.then(() => true), sleep(10_000).then(() => false)]);
+      if (!done) this.signalServer('SIGKILL');
+    }
+    this.server = null;
+    this.killStrays('SIGKILL');
+    if (this.tmp && !this.opts.keep) {
+      fs.rmSync(this.tmp, { recursive: true, force: true });
+      this.tmp = null;
+    }
+  }
+
+  // stopNow is the synchronous last resort for process exit: it kills the
+  // server's group and the strays without waiting.
+  stopNow() {
+    if (this.server) this.signalServer('SIGKILL');
+    this.killStrays('SIGKILL');
+  }
+
+  signalServer(sig) {
+    try {
+      process.kill(-this.server.pid, sig);
+    } catch {
+      // already gone
+    }
+  }
+
+  // killStrays kills processes whose command line names this run's
+  // temporary directory: kernels are started in their own session (so the
+  // server's group signal misses them), but their connection file lies in
+  // our JUPYTER_RUNTIME_DIR. Only processes of this run match.
+  killStrays(sig) {
+    if (!this.tmp) return;
+    let pids = [];
+    try {
+      pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+    } catch {
+      return;
+    }
+    for (const pid of pids) {
+      if (Number(pid) === process.pid) continue;
+      let cmd = '';
+      try {
+        cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (cmd.includes(this.tmp + path.sep)) {
+        try {
+          process.kill(Number(pid), sig);
+        } catch {
+          // gone meanwhile
+        }
+      }
+    }
+  }
+}
