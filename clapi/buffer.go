@@ -151,7 +151,7 @@ func newBuffer(call string, ctx *Context, flags MemFlag, h hostMem) *Buffer {
 		fail(call, int(rc), fmt.Sprintf("%s, %d bytes", flags, h.bytes))
 	}
 	b.id = id
-	runtime.SetFinalizer(b, (*Buffer).Release)
+	runtime.SetFinalizer(b, func(b *Buffer) { releaseLater(b.Release) })
 	return b
 }
 

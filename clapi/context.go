@@ -45,7 +45,7 @@ func NewContext(devices ...*Device) *Context {
 		fail(call, int(rc), "creating a context on "+devices[0].Name)
 	}
 	c := &Context{id: id, devices: append([]*Device(nil), devices...)}
-	runtime.SetFinalizer(c, (*Context).Release)
+	runtime.SetFinalizer(c, func(c *Context) { releaseLater(c.Release) })
 	return c
 }
 

@@ -89,15 +89,16 @@ type eventInfo struct {
 // status and, on a profiling queue, its device times. In a cell an event
 // shows as a card that says whether the call blocked the host.
 type Event struct {
-	mu     sync.Mutex
-	id     C.cl_event
-	st     *eventState
-	queue  *Queue
-	ctx    *Context
-	info   eventInfo
-	user   bool
-	prof   [4]int64 // queued, submit, start, end; valid when profOK
-	profOK bool
+	mu      sync.Mutex
+	id      C.cl_event
+	st      *eventState
+	queue   *Queue
+	ctx     *Context
+	info    eventInfo
+	user    bool
+	userSet bool     // SetComplete or SetFailed was called
+	prof    [4]int64 // queued, submit, start, end; valid when profOK
+	profOK  bool
 }
 
 // newEvent wraps a fresh cl_event and arranges for st to settle when the
@@ -105,7 +106,7 @@ type Event struct {
 func newEvent(q *Queue, id C.cl_event, st *eventState, info eventInfo) *Event {
 	e := &Event{id: id, st: st, queue: q, ctx: q.ctx, info: info}
 	watch(id, st)
-	runtime.SetFinalizer(e, (*Event).Release)
+	runtime.SetFinalizer(e, func(e *Event) { releaseLater(e.Release) })
 	return e
 }
 
@@ -147,7 +148,7 @@ func NewUserEvent(ctx *Context) *Event {
 	st := newEventState()
 	e := &Event{id: id, st: st, ctx: ctx, user: true, info: eventInfo{command: "user event", start: time.Now(), ret: time.Now()}}
 	watch(id, st)
-	runtime.SetFinalizer(e, (*Event).Release)
+	runtime.SetFinalizer(e, func(e *Event) { releaseLater(e.Release) })
 	return e
 }
 
@@ -169,11 +170,24 @@ func (e *Event) setUserStatus(s C.cl_int) {
 	if !e.user {
 		refuse(call, "CL_INVALID_EVENT", "this is not a user event", "create one with cl.NewUserEvent(ctx)")
 	}
+	// Not every platform refuses a second status (NVIDIA accepts it), so
+	// gocl does.
+	e.mu.Lock()
+	again := e.userSet
+	e.userSet = true
+	e.mu.Unlock()
+	if again {
+		refuse(call, "CL_INVALID_OPERATION", "the user event's status was already set", "a user event completes (or fails) once; make a new one")
+	}
 	rc := C.clSetUserEventStatus(id, s)
 	runtime.KeepAlive(e)
 	if rc != C.CL_SUCCESS {
 		fail(call, int(rc), "a user event's status can be set only once")
 	}
+	// The status is known: settle now rather than trust every platform's
+	// callback to report it (NVIDIA reports a failed user event as
+	// complete).
+	e.st.settle(int(s))
 }
 
 // Done returns a channel closed when the command has completed or failed.

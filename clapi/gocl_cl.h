@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #ifndef CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV
-#define CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV 0x4017
+#define CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV 0x4007
 #endif
 
 // Implemented in Go (callback.go).

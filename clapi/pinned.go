@@ -215,7 +215,7 @@ func NewPinnedHost(q *Queue, nbytes int) *PinnedHost {
 	b := NewBufferSize(ctx, ReadWrite|AllocHostPtr, nbytes)
 	m := mapBuffer("clEnqueueMapBuffer", q, b, MapRead|MapWrite, options{count: -1}, "cl.PinnedHost")
 	p := &PinnedHost{m: m}
-	runtime.SetFinalizer(p, (*PinnedHost).finalize)
+	runtime.SetFinalizer(p, func(p *PinnedHost) { releaseLater(p.finalize) })
 	return p
 }
 
@@ -227,10 +227,7 @@ func (p *PinnedHost) finalize() {
 	if views {
 		return
 	}
-	func() {
-		defer func() { recover() }() // nothing to report to in a finalizer
-		p.Close()
-	}()
+	p.Close()
 }
 
 // Size is the pinned memory's size in bytes.

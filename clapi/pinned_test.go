@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPinnedHost(t *testing.T) {
@@ -86,8 +87,12 @@ func TestPinnedHostWithoutViewsIsCollected(t *testing.T) {
 		p := NewPinnedHost(q, 4096)
 		return p.m.r
 	}()
-	for i := 0; i < 20; i++ {
+	// Finalizers run one at a time after a collection; give them time
+	// (a hang guard, not a timing condition).
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
 		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
 		r.mu.Lock()
 		closed := r.closed
 		r.mu.Unlock()

@@ -39,7 +39,7 @@ func BuildProgram(ctx *Context, source, options string) *Program {
 		fail(call, int(rc), "")
 	}
 	p := &Program{id: id, ctx: ctx, options: options}
-	runtime.SetFinalizer(p, (*Program).Release)
+	runtime.SetFinalizer(p, func(p *Program) { releaseLater(p.Release) })
 	call = "clBuildProgram"
 	opts := C.CString(withArgInfo(options))
 	defer C.free(unsafe.Pointer(opts))
@@ -113,7 +113,7 @@ func (p *Program) Kernel(name string) *Kernel {
 	C.clGetKernelInfo(kid, C.CL_KERNEL_NUM_ARGS, C.size_t(unsafe.Sizeof(nargs)), unsafe.Pointer(&nargs), nil)
 	k := &Kernel{id: kid, prog: p, name: name, args: make([]any, nargs), set: make([]bool, nargs)}
 	k.readArgInfo()
-	runtime.SetFinalizer(k, (*Kernel).Release)
+	runtime.SetFinalizer(k, func(k *Kernel) { releaseLater(k.Release) })
 	return k
 }
 

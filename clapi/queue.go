@@ -76,7 +76,7 @@ func NewQueueOn(ctx *Context, dev *Device, flags ...QueueFlag) *Queue {
 		fail(call, int(rc), "creating a queue on "+dev.Name)
 	}
 	q := &Queue{id: id, ctx: ctx, dev: dev, flags: f, serial: queueSerial.Add(1)}
-	runtime.SetFinalizer(q, (*Queue).Release)
+	runtime.SetFinalizer(q, func(q *Queue) { releaseLater(q.Release) })
 	return q
 }
 
