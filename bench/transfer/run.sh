@@ -13,14 +13,17 @@
 # without an .icd file: OCL_ICD_FILENAMES=libnvidia-opencl.so.1; doctor.txt
 # shows what the loader saw).
 #
-# bench/transfer/bin/clref and bench/transfer/bin/report are built by
+# bench/transfer/bin/clref, goref and report are built by
 # `make -C bench/transfer`; where they are missing this script builds them
 # if gcc and go are at hand. On a machine without compilers, build them
-# elsewhere (x86-64) and carry bench/transfer/bin along.
+# elsewhere (x86-64) and carry bench/transfer/bin along. goref (the same
+# pinned writes and 8-byte loop from compiled Go) is optional: without it
+# the report lacks the rows that split the binding's cost from the
+# interpreter's.
 #
-# OUTDIR gets: ref.json, cells.json, cells.out.ipynb (the executed
-# notebook), report.md (the markdown for bench/RESULTS.md, also printed),
-# doctor.txt and run.log (what the programs said on stderr).
+# OUTDIR gets: ref.json, cells.json, goref.json, cells.out.ipynb (the
+# executed notebook), report.md (the markdown for bench/RESULTS.md, also
+# printed), doctor.txt and run.log (what the programs said on stderr).
 set -eu
 
 usage() {
@@ -40,16 +43,15 @@ out=$(cd "$out" && pwd)
 log=$out/run.log
 : >"$log"
 
-need() { # need NAME: build bench/transfer/bin/NAME if it is missing
+have() { # have NAME: bench/transfer/bin/NAME exists or could be built
 	[ -x "$here/bin/$1" ] && return 0
 	echo "run.sh: $here/bin/$1 is missing; building it" >&2
-	if ! make -C "$here" "bin/$1" >>"$log" 2>&1; then
-		echo "run.sh: could not build bin/$1 here (see $log); run 'make -C bench/transfer' on a machine with gcc, libOpenCL and go, and carry bench/transfer/bin" >&2
-		exit 1
-	fi
+	make -C "$here" "bin/$1" >>"$log" 2>&1 && return 0
+	echo "run.sh: could not build bin/$1 here (see $log); run 'make -C bench/transfer' on a machine with gcc, libOpenCL and go, and carry bench/transfer/bin" >&2
+	return 1
 }
-need clref
-need report
+have clref || exit 1
+have report || exit 1
 
 echo "== gocl doctor" >&2
 "$gocl" doctor >"$out/doctor.txt" 2>&1 || true
@@ -70,6 +72,16 @@ if ! GOCL_BENCH_N=$n GOCL_BENCH_OUT=$out/cells.json "$gocl" run "$here/cells.ipy
 	exit 1
 fi
 
+goref=
+if have goref; then
+	echo "== compiled Go through clapi: goref $n" >&2
+	if "$here/bin/goref" "$n" >"$out/goref.json" 2>>"$log"; then
+		goref=$out/goref.json
+	else
+		echo "run.sh: goref failed (see $log); the report goes on without it" >&2
+	fi
+fi
+
 echo "== report" >&2
-"$here/bin/report" "$out/ref.json" "$out/cells.json" >"$out/report.md"
+"$here/bin/report" "$out/ref.json" "$out/cells.json" $goref >"$out/report.md"
 cat "$out/report.md"

@@ -4,8 +4,12 @@
 // bench/RESULTS.md: issue 4's targets with ratios and verdicts, every copy
 // side by side, and the machine it ran on (device, driver, CPU model).
 //
-//	go run ./bench/transfer/report ref.json cells.json
+//	go run ./bench/transfer/report ref.json cells.json [goref.json]
 //	bench/transfer/bin/report ref.json cells.json      (built by make -C bench/transfer)
+//
+// goref.json, from bench/transfer/goref (the same pinned writes and 8-byte
+// loop from compiled Go), is optional: it adds rows that separate the
+// binding's cost from the interpreter's.
 //
 // Run it on the machine that produced the files: the CPU model and kernel
 // come from this machine's /proc. The exit status is 0 when the table was
@@ -25,8 +29,8 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 2 {
-		fmt.Fprintln(stderr, "usage: report ref.json cells.json")
+	if len(args) != 2 && len(args) != 3 {
+		fmt.Fprintln(stderr, "usage: report ref.json cells.json [goref.json]")
 		return 2
 	}
 	ref, err := Load(args[0], "clref")
@@ -43,6 +47,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "report:", err)
 		return 1
 	}
-	Write(stdout, ref, cells, ThisMachine(), Issue4, time.Now())
+	var goref *Result
+	if len(args) == 3 {
+		if goref, err = Load(args[2], "goref"); err == nil {
+			err = Compatible(ref, goref)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "report:", err)
+			return 1
+		}
+	}
+	Write(stdout, ref, cells, goref, ThisMachine(), Issue4, time.Now())
 	return 0
 }

@@ -49,6 +49,8 @@ type Result struct {
 	PageableRead  []Timing `json:"pageable_read"`
 	SmallWrite    *Small   `json:"small_write"`
 	SmallEvent    *Small   `json:"small_write_event"`     // clref only
+	SmallCB       *Small   `json:"small_write_callback"`  // clref only
+	PinnedCB      []Timing `json:"pinned_write_callback"` // clref only
 	SmallEmpty    *Small   `json:"small_loop_empty"`      // cells only
 	TopLevel      *Timing  `json:"pinned_write_toplevel"` // cells only
 }
@@ -72,7 +74,14 @@ func Load(path, wantSource string) (*Result, error) {
 
 func (r *Result) check(wantSource string) error {
 	if r.Source != wantSource {
-		return fmt.Errorf("source is %q, want %q (are the arguments in the order ref.json cells.json?)", r.Source, wantSource)
+		return fmt.Errorf("source is %q, want %q (are the arguments in the order ref.json cells.json [goref.json]?)", r.Source, wantSource)
+	}
+	if wantSource == "goref" {
+		// goref makes only the pinned writes and the 8-byte loop.
+		if r.Device == "" || r.N <= 0 || len(r.PinnedWrite) == 0 || r.SmallWrite == nil || !(r.SmallWrite.PerCopy > 0) {
+			return fmt.Errorf("missing or invalid: device, n, pinned_write or small_write")
+		}
+		return nil
 	}
 	var missing []string
 	if r.Device == "" {
@@ -189,6 +198,8 @@ func wallRate(bytes int64) func(Timing) float64 {
 
 func ret(t Timing) float64 { return t.Return }
 
+func done(t Timing) float64 { return t.Done }
+
 // Checks evaluates the targets on a reference and a cells result.
 func Checks(ref, cells *Result, tg Targets) []Check {
 	var cs []Check
@@ -220,20 +231,21 @@ func Checks(ref, cells *Result, tg Targets) []Check {
 }
 
 // Compatible says why two results cannot be compared, or returns nil.
-func Compatible(ref, cells *Result) error {
+func Compatible(ref, other *Result) error {
 	var errs []error
-	if ref.Device != cells.Device || ref.Platform != cells.Platform {
-		errs = append(errs, fmt.Errorf("the reference ran on %q (%s) but the cells on %q (%s): set CLREF_DEVICE and GOCL_CTX to the same device",
-			ref.Device, ref.Platform, cells.Device, cells.Platform))
+	if ref.Device != other.Device || ref.Platform != other.Platform {
+		errs = append(errs, fmt.Errorf("the reference ran on %q (%s) but %s on %q (%s): set CLREF_DEVICE and GOCL_CTX to the same device",
+			ref.Device, ref.Platform, other.Source, other.Device, other.Platform))
 	}
-	if ref.N != cells.N {
-		errs = append(errs, fmt.Errorf("the reference copied %d values but the cells %d: run both with the same size", ref.N, cells.N))
+	if ref.N != other.N {
+		errs = append(errs, fmt.Errorf("the reference copied %d values but %s %d: run both with the same size", ref.N, other.Source, other.N))
 	}
 	return errors.Join(errs...)
 }
 
-// Write prints the markdown section for bench/RESULTS.md.
-func Write(w io.Writer, ref, cells *Result, m Machine, tg Targets, date time.Time) {
+// Write prints the markdown section for bench/RESULTS.md. goref, the same
+// calls from compiled Go, may be nil.
+func Write(w io.Writer, ref, cells, goref *Result, m Machine, tg Targets, date time.Time) {
 	fmt.Fprintf(w, "### Transfers on %s: %s, %s (%d float64)\n\n", ref.Device, ref.Platform, fmtBytes(ref.Bytes), ref.N)
 	fmt.Fprintf(w, "Device %s, %s, driver %s. Host CPU %s (%d logical cores), Linux %s. Run %s; reference `bench/transfer/clref.c` and cells `bench/transfer/cells.ipynb` in the same run.\n\n",
 		ref.Device, ref.DeviceVersion, ref.Driver, m.CPU, m.Cores, m.Kernel, date.UTC().Format("2006-01-02 15:04 UTC"))
@@ -271,12 +283,24 @@ func Write(w io.Writer, ref, cells *Result, m Machine, tg Targets, date time.Tim
 	if ref.SmallEvent != nil {
 		fmt.Fprintf(w, "; %s with an event released each time", fmtDur(ref.SmallEvent.PerCopy))
 	}
+	if ref.SmallCB != nil {
+		fmt.Fprintf(w, "; %s also registering a no-op completion callback", fmtDur(ref.SmallCB.PerCopy))
+	}
 	fmt.Fprintf(w, " | %s |\n", fmtDur(cells.SmallWrite.PerCopy))
 	if cells.SmallEmpty != nil {
 		fmt.Fprintf(w, "| the same cell loop without the copy, per iteration | | %s |\n", fmtDur(cells.SmallEmpty.PerIter))
 	}
+	if len(ref.PinnedCB) > 0 {
+		fmt.Fprintf(w, "| pinned write, end of the copy seen by clWaitForEvents / by a completion callback (median \"done\") | %s / %s | %s (Event.Wait) |\n",
+			fmtDur(median(pick(ref.PinnedWrite, done))), fmtDur(median(pick(ref.PinnedCB, done))), fmtDur(median(pick(cells.PinnedWrite, done))))
+	}
 	if b := bindingShare(cells.PinnedWrite); b != "" {
 		fmt.Fprintf(w, "| pinned write: the C call alone, as the binding timed it (median) | | %s |\n", b)
+	}
+	if goref != nil {
+		fmt.Fprintf(w, "| compiled Go through clapi, no interpreter (bench/transfer/goref): 8-byte blocking write per copy | | %s |\n", fmtDur(goref.SmallWrite.PerCopy))
+		fmt.Fprintf(w, "| compiled Go through clapi: pinned write, median returned / done | | %s / %s |\n",
+			fmtDur(median(pick(goref.PinnedWrite, ret))), fmtDur(median(pick(goref.PinnedWrite, done))))
 	}
 	if cells.TopLevel != nil {
 		fmt.Fprintf(w, "| pinned write written as three top-level cell statements: returned after | | %s |\n", fmtDur(cells.TopLevel.Return))

@@ -145,11 +145,16 @@ func TestCompatibleNeedsOneDeviceAndSize(t *testing.T) {
 func TestWriteShowsVerdictsAndMachine(t *testing.T) {
 	ref := load(t, sample("clref", 0.072, 20e-6, 10e-6))
 	cells := load(t, sample("cells", 0.072, 150e-6, 12e-6))
+	ref.PinnedCB = []Timing{{Return: 20e-6, Done: 0.0795, Device: 0.072}}
+	ref.SmallCB = &Small{Iters: 10000, PerCopy: 21e-6}
 	var b bytes.Buffer
-	Write(&b, ref, cells, Machine{CPU: "Test CPU 9000", Cores: 16, Kernel: "6.0"}, Issue4, time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
+	goref := load(t, map[string]any{"source": "goref", "platform": "NVIDIA CUDA", "device": "NVIDIA H200", "n": 500000000,
+		"pinned_write": []any{map[string]any{"return_s": 33e-6, "done_s": 0.0801, "device_s": 0.072}},
+		"small_write":  map[string]any{"iters": 10000, "per_copy_s": 19e-6}})
+	Write(&b, ref, cells, goref, Machine{CPU: "Test CPU 9000", Cores: 16, Kernel: "6.0"}, Issue4, time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
 	out := b.String()
 	for _, w := range []string{"NVIDIA H200", "driver 580", "Test CPU 9000", "2026-01-02 03:04 UTC", "**FAIL**", "| pass |",
-		"150.0 us", "3.400 s", "pinned write, non-blocking #5"} {
+		"150.0 us", "3.400 s", "pinned write, non-blocking #5", "79.50 ms", "21.0 us also registering", "| 19.0 us |", "33.0 us / 80.10 ms"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("report lacks %q:\n%s", w, out)
 		}
@@ -179,6 +184,9 @@ func TestRunExitStatus(t *testing.T) {
 	}
 	if rc := run([]string{cellsPath, refPath}, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "order") {
 		t.Errorf("swapped files: rc %d, stderr %s", rc, errb.String())
+	}
+	if rc := run([]string{refPath, cellsPath, cellsPath}, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "want \"goref\"") {
+		t.Errorf("cells as goref: rc %d, stderr %s", rc, errb.String())
 	}
 	if rc := run([]string{refPath}, &out, &errb); rc != 2 {
 		t.Errorf("one argument: rc %d", rc)
