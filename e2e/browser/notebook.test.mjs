@@ -147,9 +147,12 @@ function describe(states) {
 // then saves the page as PNG.
 async function fullScreenshot(page, file) {
   const height = await page.evaluate(() => {
+    // Down to the end of the last cell, leaving out the empty space the
+    // notebook keeps below it for scrolling.
     const site = document.querySelector('#site');
-    const header = document.querySelector('#header');
-    return Math.ceil((header ? header.getBoundingClientRect().height : 0) + (site ? site.scrollHeight : document.body.scrollHeight));
+    const cells = document.querySelector('#notebook-container');
+    if (!site || !cells) return document.body.scrollHeight;
+    return Math.ceil(cells.getBoundingClientRect().bottom + site.scrollTop + 30);
   });
   await page.setViewportSize({ width: 1280, height: Math.min(Math.max(height + 20, 600), 16_000) });
   await page.evaluate(() => {
