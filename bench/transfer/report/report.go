@@ -118,15 +118,16 @@ func (r *Result) check(wantSource string) error {
 
 // Machine describes the host the report runs on.
 type Machine struct {
-	CPU    string
-	Cores  int
-	Kernel string
+	CPU     string
+	Cores   int
+	Kernel  string
+	LoadAvg string // the 1-minute load average when the report ran
 }
 
-// ThisMachine reads the CPU model and kernel release from /proc; what it
-// cannot read is left "unknown".
+// ThisMachine reads the CPU model, kernel release and load average from
+// /proc; what it cannot read is left "unknown".
 func ThisMachine() Machine {
-	m := Machine{CPU: "unknown", Kernel: "unknown"}
+	m := Machine{CPU: "unknown", Kernel: "unknown", LoadAvg: "unknown"}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			k, v, ok := strings.Cut(line, ":")
@@ -145,6 +146,11 @@ func ThisMachine() Machine {
 	}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		m.Kernel = strings.TrimSpace(string(b))
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			m.LoadAvg = f[0]
+		}
 	}
 	return m
 }
@@ -247,8 +253,8 @@ func Compatible(ref, other *Result) error {
 // calls from compiled Go, may be nil.
 func Write(w io.Writer, ref, cells, goref *Result, m Machine, tg Targets, date time.Time) {
 	fmt.Fprintf(w, "### Transfers on %s: %s, %s (%d float64)\n\n", ref.Device, ref.Platform, fmtBytes(ref.Bytes), ref.N)
-	fmt.Fprintf(w, "Device %s, %s, driver %s. Host CPU %s (%d logical cores), Linux %s. Run %s; reference `bench/transfer/clref.c` and cells `bench/transfer/cells.ipynb` in the same run.\n\n",
-		ref.Device, ref.DeviceVersion, ref.Driver, m.CPU, m.Cores, m.Kernel, date.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(w, "Device %s, %s, driver %s. Host CPU %s (%d logical cores), Linux %s, load average %s after the run. Run %s; reference `bench/transfer/clref.c` and cells `bench/transfer/cells.ipynb` in the same run.\n\n",
+		ref.Device, ref.DeviceVersion, ref.Driver, m.CPU, m.Cores, m.Kernel, m.LoadAvg, date.UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintln(w, "| target (issue 4) | reference (C) | cells (gocl) | ratio | target | verdict |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, c := range Checks(ref, cells, tg) {

@@ -151,9 +151,9 @@ func TestWriteShowsVerdictsAndMachine(t *testing.T) {
 	goref := load(t, map[string]any{"source": "goref", "platform": "NVIDIA CUDA", "device": "NVIDIA H200", "n": 500000000,
 		"pinned_write": []any{map[string]any{"return_s": 33e-6, "done_s": 0.0801, "device_s": 0.072}},
 		"small_write":  map[string]any{"iters": 10000, "per_copy_s": 19e-6}})
-	Write(&b, ref, cells, goref, Machine{CPU: "Test CPU 9000", Cores: 16, Kernel: "6.0"}, Issue4, time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
+	Write(&b, ref, cells, goref, Machine{CPU: "Test CPU 9000", Cores: 16, Kernel: "6.0", LoadAvg: "0.42"}, Issue4, time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
 	out := b.String()
-	for _, w := range []string{"NVIDIA H200", "driver 580", "Test CPU 9000", "2026-01-02 03:04 UTC", "**FAIL**", "| pass |",
+	for _, w := range []string{"NVIDIA H200", "driver 580", "Test CPU 9000", "load average 0.42", "2026-01-02 03:04 UTC", "**FAIL**", "| pass |",
 		"150.0 us", "3.400 s", "pinned write, non-blocking #5", "79.50 ms", "21.0 us also registering", "| 19.0 us |", "33.0 us / 80.10 ms"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("report lacks %q:\n%s", w, out)
