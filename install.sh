@@ -118,4 +118,6 @@ STEP="clapi under GOEXPERIMENT=cgocheck2 (pointer checks on every cgo call)"
 GOEXPERIMENT=cgocheck2 "$GO" test -count=1 -timeout 10m ./clapi/ 2>&1
 STEP="tests through a real Jupyter client"
 /usr/bin/python3 -m unittest discover -s e2e/jupyter -p 'test_*.py' -v 2>&1
+STEP="real-browser test (Jupyter Notebook in headless Chromium)"
+e2e/browser/run.sh
 echo "install.sh --test: all tests passed"

@@ -259,7 +259,7 @@ func EventCardHTML(c CopyCard) string {
 	sev, verdict := diagnose(c)
 	accent := severityColour(sev)
 	var b strings.Builder
-	b.WriteString(`<div style="border:1px solid rgba(128,128,128,.45);border-left:4px solid ` + accent +
+	b.WriteString(`<div class="gocl-event-card" style="border:1px solid rgba(128,128,128,.45);border-left:4px solid ` + accent +
 		`;border-radius:6px;padding:8px 12px;margin:4px 0;max-width:640px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45;color:inherit">`)
 	b.WriteString(`<div style="font-weight:600;font-size:14px">` + esc(cardTitle(c)) +
 		` <span style="font-weight:400;opacity:.75">· ` + esc(FormatBytes(c.Bytes)))

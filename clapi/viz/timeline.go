@@ -120,7 +120,7 @@ func TimelineSVG(title string, spans []Span) string {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%.0f" viewBox="0 0 %d %.0f" font-family="%s" font-size="%d" role="img">`+"\n",
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%.0f" viewBox="0 0 %d %.0f" font-family="%s" font-size="%d" role="img" class="gocl-timeline">`+"\n",
 		tlWidth, height, tlWidth, height, tlFont, tlFontSize)
 	if title != "" {
 		fmt.Fprintf(&b, "<title>%s</title>\n", esc(title))

@@ -170,11 +170,9 @@ func (k *Kernel) abortQueued(ch transport.Channel) {
 			continue
 		}
 		k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
-		k.reply(transport.Shell, m, "execute_reply", map[string]any{
-			"status": "aborted", "execution_count": k.count(),
-			"ename": "ExecutionAborted", "evalue": "an earlier cell failed, so this queued cell was not run",
-			"traceback": []string{},
-		})
+		// Like ipykernel, no execution_count: the cell did not run, and
+		// front ends show it as never run (In [ ]).
+		k.reply(transport.Shell, m, "execute_reply", map[string]any{"status": "aborted"})
 		k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
 	}
 }
