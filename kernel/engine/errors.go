@@ -143,14 +143,18 @@ func (e *Engine) runError(cur string, err error) *CellError {
 	if !errors.As(err, &p) {
 		return e.compileError(cur, err)
 	}
-	if code, ok := p.Value.(exitRequest); ok {
+	v := panicValue(p.Value)
+	if code, ok := v.(exitRequest); ok {
 		if code == 0 {
 			return nil
 		}
 		return simpleError("Exit", fmt.Sprintf("os.Exit(%d) was called; the cell stopped and the kernel keeps running", int(code)))
 	}
-	name, text := "panic", panicText(p.Value)
-	if n, ok := p.Value.(interface{ ErrorName() string }); ok {
+	name, text := "panic", "panic called with nil argument"
+	if v != nil {
+		text = panicText(v)
+	}
+	if n, ok := v.(interface{ ErrorName() string }); ok {
 		name = n.ErrorName()
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")

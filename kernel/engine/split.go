@@ -157,10 +157,10 @@ func classify(first token.Token, at func(int) (token.Token, bool)) kind {
 			}
 			if depth == 0 {
 				next, _ := at(k + 1)
-				if next == token.IDENT {
-					return kindDecl // method
+				if next == token.IDENT && k > 2 {
+					return kindDecl // method: a receiver, then the name
 				}
-				return kindStmt
+				return kindStmt // func() T { ... }() has no receiver
 			}
 		}
 	}
