@@ -56,6 +56,25 @@
 // last; yaegi does not report the line inside a function. Extra lines of the
 // panic value's Error text come last.
 //
+// # Goroutines
+//
+// A panic in a goroutine that a cell started does not end the kernel. Every
+// go statement of a cell, in its top-level statements and in the functions
+// it declares, is rewritten before yaegi compiles it so that the goroutine
+// recovers; the function value and the arguments are still evaluated at the
+// go statement, as in Go. The panic is reported on stderr, to the cell that
+// runs at that moment or else to the next one, as one line such as
+//
+//	panic in a goroutine started by cell #3, line 2 (go work(i)): boom (goroutine stopped; the kernel keeps running)
+//
+// with the panic value's ErrorName() in place of "panic" when it has one,
+// and its further lines after. Functions passed to time.AfterFunc and
+// context.AfterFunc are guarded the same way. A go statement that the
+// rewrite cannot express (a multi-value call as its only argument) runs
+// unguarded, with a note on stderr. The variables a for statement declares
+// are fresh in each iteration, as since Go 1.22 (yaegi shares them), unless
+// the loop body of a three-clause loop assigns them.
+//
 // # Interrupts and stdin
 //
 // Cancelling Execute's context stops interpreted code at its next step,

@@ -63,8 +63,9 @@ type Engine struct {
 	decls   map[string]Symbol // user declarations by name
 	avail   map[string]bool   // importable package paths
 
-	trace  traceLog
-	result atomic.Pointer[display.Bundle] // set by the show helper
+	trace   traceLog
+	result  atomic.Pointer[display.Bundle] // set by the show helper
+	current atomic.Pointer[string]         // name of the running (or last) cell
 }
 
 // running is the cell whose sink receives display messages and stdin

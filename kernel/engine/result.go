@@ -128,7 +128,9 @@ func __gocl_show3(a, b, c any) { __gocl_hook.EmitN(a, b, c) }
 
 // overrides are the engine's own symbols: the cell's stdio, an os.Exit that
 // stops the cell instead of the kernel, a time.Sleep that an interrupt
-// cuts short, and the show helpers' hooks.
+// cuts short, time.AfterFunc and context.AfterFunc that report a panic of
+// their function instead of ending the kernel, and the hooks of the show
+// helpers and of guarded go statements.
 func (e *Engine) overrides() interp.Exports {
 	return interp.Exports{
 		"os/os": {
@@ -138,11 +140,16 @@ func (e *Engine) overrides() interp.Exports {
 			"Exit":   reflect.ValueOf(func(code int) { panic(exitRequest(code)) }),
 		},
 		"time/time": {
-			"Sleep": reflect.ValueOf(sleep),
+			"Sleep":     reflect.ValueOf(sleep),
+			"AfterFunc": reflect.ValueOf(e.afterFunc),
+		},
+		"context/context": {
+			"AfterFunc": reflect.ValueOf(e.contextAfterFunc),
 		},
 		hookPath + "/hook": {
-			"Emit":  reflect.ValueOf(e.emit),
-			"EmitN": reflect.ValueOf(e.emitN),
+			"Emit":    reflect.ValueOf(e.emit),
+			"EmitN":   reflect.ValueOf(e.emitN),
+			"GoPanic": reflect.ValueOf(e.goPanic),
 		},
 	}
 }

@@ -67,6 +67,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	e.state.Lock()
 	e.files[name] = code
 	e.state.Unlock()
+	e.current.Store(&name)
 
 	var ps []*parsed
 	for _, ch := range splitCell(code) {
@@ -147,13 +148,50 @@ func (e *Engine) block(p *parsed, stmts ...ast.Stmt) *ast.BlockStmt {
 	return &ast.BlockStmt{Lbrace: p.body.Lbrace, List: stmts, Rbrace: p.body.Rbrace}
 }
 
-// compileRun compiles n and runs it, converting failures to cell errors.
+// compileRun compiles n, its go statements guarded (see gostmt.go), and runs
+// it, converting failures to cell errors.
 func (e *Engine) compileRun(ctx context.Context, name string, n ast.Node) *CellError {
-	prog, err := e.in.CompileAST(n)
+	prog, err := e.compileGuarded(n)
 	if err != nil {
 		return e.compileError(name, err)
 	}
 	return e.run(ctx, name, prog)
+}
+
+// compileGuarded compiles n with its go statements guarded. When only the
+// guarded form fails to compile (a form the rewrite cannot express), n
+// compiles as written and a note on stderr says that its go statements are
+// unguarded. A compile error of n itself is reported as the user wrote it.
+func (e *Engine) compileGuarded(n ast.Node) (*interp.Program, error) {
+	restore, usedAddr := e.guardGo(n, true)
+	prog, err := e.in.CompileAST(n)
+	if err == nil || restore == nil {
+		return prog, err
+	}
+	restore()
+	if usedAddr {
+		// A receiver taken by address was no struct (an interface, say).
+		restore, _ = e.guardGo(n, false)
+		if prog, err := e.in.CompileAST(n); err == nil {
+			return prog, nil
+		}
+		restore()
+	}
+	prog, err2 := e.in.CompileAST(n)
+	if err2 != nil {
+		return nil, err2
+	}
+	line := 0
+	ast.Inspect(n, func(n ast.Node) bool {
+		if s, ok := n.(*ast.GoStmt); ok && line == 0 {
+			line = e.in.FileSet().Position(s.Pos()).Line
+		}
+		return line == 0
+	})
+	writeStderr(fmt.Sprintf("gocl: note: the go statement at line %d could not be guarded against panics (%v); it runs as written, "+
+		"and a panic in that goroutine would stop the kernel. Bind its arguments to variables first, e.g. a, b := f(); go g(a, b)\n",
+		line, err))
+	return prog, nil
 }
 
 // run executes prog on its own goroutine so that an interrupt can stop it
@@ -195,6 +233,7 @@ func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *Ce
 // the helpers for one, two and three results; an expression with no value
 // (or that no helper takes) runs as a plain statement and shows nothing.
 func (e *Engine) show(ctx context.Context, name string, p *parsed, final *ast.ExprStmt) (display.Bundle, *CellError) {
+	restore, _ := e.guardGo(final, true)
 	x := final.X
 	for _, helper := range []string{"show1", "show2", "show3"} {
 		call := &ast.CallExpr{
@@ -205,6 +244,9 @@ func (e *Engine) show(ctx context.Context, name string, p *parsed, final *ast.Ex
 		if err != nil {
 			continue
 		}
+		if restore != nil {
+			restore()
+		}
 		e.result.Store(nil)
 		if err := e.run(ctx, name, prog); err != nil {
 			return nil, e.locateTop(name, err, x.Pos())
@@ -213,6 +255,9 @@ func (e *Engine) show(ctx context.Context, name string, p *parsed, final *ast.Ex
 			return *b, nil
 		}
 		return nil, nil
+	}
+	if restore != nil {
+		restore() // compileRun guards it again, with its fallback
 	}
 	return nil, e.locateTop(name, e.compileRun(ctx, name, e.block(p, final)), x.Pos())
 }
