@@ -1,6 +1,7 @@
 """Issue 3 through Debian's jupyter_client: completion, inspection,
 is_complete, history, stdin and the display package, as Notebook and Lab
 drive them."""
+import atexit
 import os
 import shutil
 import tempfile
@@ -10,6 +11,9 @@ import unittest
 import goclenv
 
 goclenv.setup()
+# The kernelspec prefix is shared with the other test modules that discover
+# loads with this one: remove it at exit, not when this module is done.
+atexit.register(goclenv.teardown)
 from jupyter_client.manager import KernelManager  # noqa: E402  (after JUPYTER_PATH is set)
 
 
@@ -251,10 +255,6 @@ class HistoryTest(unittest.TestCase):
         finally:
             stop(km, kc)
         self.assertTrue(os.path.exists(os.path.join(self.data, "gocl", "history.jsonl")))
-
-
-def tearDownModule():
-    goclenv.teardown()
 
 
 if __name__ == "__main__":
