@@ -159,7 +159,7 @@ func (s *session) topLevel(toks []tok, skip int) []member {
 	for name, v := range s.globals {
 		sig := ""
 		if v.IsValid() {
-			sig = v.Type().String()
+			sig = unmangle(v.Type(), v.Type().String())
 		}
 		add(name, "variable", sig)
 	}
