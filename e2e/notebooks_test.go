@@ -256,16 +256,32 @@ func TestExampleNotebooksNbconvert(t *testing.T) {
 
 // TestCommittedNotebookOutputs checks the outputs committed with the
 // example notebooks: every cell ran, without errors, on an NVIDIA device,
-// with its cards, timelines and plot. The integrator commits them after
-// running the notebooks on the GPU machine; until then the test only runs
-// when GOCL_CHECK_COMMITTED_OUTPUTS=1.
+// with its cards, timelines and plot, in a notebook that uses the gocl
+// kernel (nbformat 4.5). They come from bench/gpu/run.sh on the GPU machine
+// (gocl run --inplace); CI never overwrites them, so a stale or broken
+// commit is caught here.
 func TestCommittedNotebookOutputs(t *testing.T) {
-	if os.Getenv("GOCL_CHECK_COMMITTED_OUTPUTS") != "1" {
-		t.Skip("set GOCL_CHECK_COMMITTED_OUTPUTS=1 once the notebooks' GPU outputs are committed")
-	}
 	for _, nb := range exampleNotebooks {
 		t.Run(nb.file, func(t *testing.T) {
-			device, problems := checkNotebook(filepath.Join(notebooksDir(t), nb.file), nb)
+			path := filepath.Join(notebooksDir(t), nb.file)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f struct {
+				Metadata struct {
+					Kernelspec struct{ Name string } `json:"kernelspec"`
+				} `json:"metadata"`
+				NBFormat      int `json:"nbformat"`
+				NBFormatMinor int `json:"nbformat_minor"`
+			}
+			if err := json.Unmarshal(raw, &f); err != nil {
+				t.Fatalf("%s: %v", nb.file, err)
+			}
+			if f.Metadata.Kernelspec.Name != "gocl" || f.NBFormat != 4 || f.NBFormatMinor < 5 {
+				t.Errorf("%s: kernelspec %q, nbformat %d.%d; want gocl, 4.5", nb.file, f.Metadata.Kernelspec.Name, f.NBFormat, f.NBFormatMinor)
+			}
+			device, problems := checkNotebook(path, nb)
 			for _, p := range problems {
 				t.Error(p)
 			}
@@ -302,36 +318,3 @@ func TestCheckNotebookCatchesProblems(t *testing.T) {
 	}
 }
 
-// TestExampleNotebooksAreStripped checks that the committed notebooks are
-// valid, use the gocl kernel and carry no outputs, until GPU outputs are
-// committed (GOCL_CHECK_COMMITTED_OUTPUTS=1 then checks those instead).
-func TestExampleNotebooksAreStripped(t *testing.T) {
-	if os.Getenv("GOCL_CHECK_COMMITTED_OUTPUTS") == "1" {
-		t.Skip("outputs are expected now")
-	}
-	for _, nb := range exampleNotebooks {
-		raw, err := os.ReadFile(filepath.Join(notebooksDir(t), nb.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var f struct {
-			notebookFile
-			Metadata struct {
-				Kernelspec struct{ Name string } `json:"kernelspec"`
-			} `json:"metadata"`
-			NBFormat      int `json:"nbformat"`
-			NBFormatMinor int `json:"nbformat_minor"`
-		}
-		if err := json.Unmarshal(raw, &f); err != nil {
-			t.Fatalf("%s: %v", nb.file, err)
-		}
-		if f.Metadata.Kernelspec.Name != "gocl" || f.NBFormat != 4 || f.NBFormatMinor < 5 {
-			t.Errorf("%s: kernelspec %q, nbformat %d.%d; want gocl, 4.5", nb.file, f.Metadata.Kernelspec.Name, f.NBFormat, f.NBFormatMinor)
-		}
-		for i, c := range f.Cells {
-			if len(c.Outputs) > 0 || c.ExecutionCount != nil {
-				t.Errorf("%s: cell %d has outputs: strip them (the integrator commits GPU outputs)", nb.file, i)
-			}
-		}
-	}
-}
