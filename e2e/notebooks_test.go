@@ -317,4 +317,3 @@ func TestCheckNotebookCatchesProblems(t *testing.T) {
 		}
 	}
 }
-

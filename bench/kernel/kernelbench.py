@@ -41,6 +41,14 @@ def wait_idle(kc, msg_id):
             return
 
 
+def reply_to(kc, msg_id):
+    while True:
+        reply = kc.get_shell_msg(timeout=30)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            assert reply["content"]["status"] == "ok", reply
+            return reply
+
+
 def round_trip(kernel_name, code, n):
     km = KernelManager(kernel_name=kernel_name)
     km.start_kernel()
@@ -49,14 +57,14 @@ def round_trip(kernel_name, code, n):
     try:
         kc.wait_for_ready(timeout=60)
         for _ in range(20):  # warm-up
-            wait_idle(kc, kc.execute(code))
-            kc.get_shell_msg(timeout=30)
+            msg_id = kc.execute(code)
+            reply_to(kc, msg_id)
+            wait_idle(kc, msg_id)
         times = []
         for _ in range(n):
             t0 = time.perf_counter()
             msg_id = kc.execute(code)
-            reply = kc.get_shell_msg(timeout=30)
-            assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok", reply
+            reply_to(kc, msg_id)
             wait_idle(kc, msg_id)
             times.append(time.perf_counter() - t0)
         return times
