@@ -102,7 +102,19 @@ type stream struct {
 	lastLine []byte // text after the last newline delivered to out
 	nextID   uint64
 	waiters  map[uint64]chan struct{}
+
+	// held is the end of a line written without its newline, not yet
+	// delivered (stdout only): if the cell now reads stdin, it becomes the
+	// input prompt instead of being shown twice, once as output and once
+	// beside the input box. It is delivered when the line goes on, when
+	// the stream is drained, or after holdDelay.
+	held      []byte
+	holdTimer *time.Timer
 }
+
+// holdDelay is how long the end of an unfinished stdout line may wait to
+// become an input prompt before it is shown as output.
+const holdDelay = 50 * time.Millisecond
 
 func newStream(name string, fd int) (*stream, error) {
 	r, w, err := os.Pipe()
@@ -140,20 +152,68 @@ func (s *stream) attach(out func(name, text string)) {
 // detach stops delivery to the cell; later output is kept for the next one.
 func (s *stream) detach() {
 	s.mu.Lock()
+	s.releaseHeldLocked()
 	s.out = nil
 	s.mu.Unlock()
 }
 
-// prompt returns the text after the last newline written during this cell.
-func (s *stream) prompt() string {
+// takePrompt returns the text written after the last newline during this
+// cell, for an input request. What of it was still held back is taken out
+// of the output (the front end shows it as the prompt); give it back with
+// restorePrompt when no input request could be made.
+func (s *stream) takePrompt() (prompt string, taken []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return string(s.lastLine)
+	prompt = string(s.lastLine) + string(s.held)
+	taken, s.held = s.held, nil
+	if s.holdTimer != nil {
+		s.holdTimer.Stop()
+	}
+	s.lastLine = s.lastLine[:0]
+	return prompt, taken
+}
+
+// restorePrompt delivers text that takePrompt took, as ordinary output.
+func (s *stream) restorePrompt(taken []byte) {
+	if len(taken) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.out != nil {
+		s.sendLocked(taken)
+	}
+}
+
+// releaseHeldLocked delivers the held end of line; s.mu is held.
+func (s *stream) releaseHeldLocked() {
+	if s.holdTimer != nil {
+		s.holdTimer.Stop()
+	}
+	if len(s.held) == 0 || s.out == nil {
+		return
+	}
+	b := s.held
+	s.held = nil
+	s.sendLocked(b)
 }
 
 // drain writes a sentinel to the descriptor and waits until the reader has
-// seen it, so that every byte written before the call has been delivered.
+// seen it, so that every byte written before the call has been delivered
+// (the end of an unfinished line included).
 func (s *stream) drain(timeout time.Duration) error {
+	if err := s.drainKeepingPrompt(timeout); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.releaseHeldLocked()
+	s.mu.Unlock()
+	return nil
+}
+
+// drainKeepingPrompt is drain, except that the end of an unfinished stdout
+// line stays held, to become an input prompt.
+func (s *stream) drainKeepingPrompt(timeout time.Duration) error {
 	s.mu.Lock()
 	s.nextID++
 	id := s.nextID
@@ -284,6 +344,35 @@ func (s *stream) emit(b []byte) {
 }
 
 func (s *stream) deliverLocked(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if s.name != "stdout" {
+		s.sendLocked(b)
+		return
+	}
+	if len(s.held) > 0 {
+		b = append(s.held, b...)
+		s.held = nil
+	}
+	if i := bytes.LastIndexByte(b, '\n'); i < len(b)-1 {
+		s.held = append([]byte(nil), b[i+1:]...)
+		b = b[:i+1]
+		if s.holdTimer == nil {
+			s.holdTimer = time.AfterFunc(holdDelay, func() {
+				s.mu.Lock()
+				s.releaseHeldLocked()
+				s.mu.Unlock()
+			})
+		} else {
+			s.holdTimer.Reset(holdDelay)
+		}
+	}
+	s.sendLocked(b)
+}
+
+// sendLocked hands b to the running cell; s.mu is held.
+func (s *stream) sendLocked(b []byte) {
 	if len(b) == 0 {
 		return
 	}

@@ -153,3 +153,47 @@ func TestInterrupt(t *testing.T) {
 	got, _ := ok(t, e, "kept * 6")
 	expect(t, "state after interrupts", got, "42")
 }
+
+// TestPromptShownOnce checks that the end of an unfinished line becomes the
+// input prompt instead of also appearing as output (the front end shows it
+// beside the input box), and that it stays output when no input request
+// could be answered.
+func TestPromptShownOnce(t *testing.T) {
+	e := newEngine(t)
+	code := "fmt.Println(\"before\")\nfmt.Print(\"Your name: \")\nvar n string\nfmt.Scanln(&n)\nfmt.Println(\"hi\", n)\nfmt.Print(\"no newline at the end\")"
+	r := &recorder{replies: []string{"Ada"}}
+	if res := runWith(t, e, code, r); res.Err != nil {
+		t.Fatal(tb(res.Err))
+	}
+	expect(t, "prompts", strings.Join(r.prompts, "|"), "Your name: ")
+	expect(t, "stdout after an answered prompt", r.text("stdout"), "before\nhi Ada\nno newline at the end")
+
+	r = &recorder{refuse: errors.New("stdin not allowed")}
+	if res := runWith(t, e, code, r); res.Err != nil {
+		t.Fatal(tb(res.Err))
+	}
+	expect(t, "stdout after a refused prompt", r.text("stdout"), "before\nYour name: hi \nno newline at the end")
+}
+
+// TestUnfinishedLineIsNotDelayedForever checks that a partial line is shown
+// while the cell still runs (after holdDelay), not only when it ends.
+func TestUnfinishedLineIsNotDelayedForever(t *testing.T) {
+	e := newEngine(t)
+	r := &recorder{}
+	done := make(chan Result, 1)
+	go func() { done <- runWith(t, e, "fmt.Print(\"working...\")\ntime.Sleep(2 * time.Second)\nfmt.Println(\" done\")", r) }()
+	deadline := time.Now().Add(1500 * time.Millisecond) // generous: holdDelay is 50 ms
+	for r.text("stdout") == "" && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case <-done:
+		t.Fatal("the cell ended before its partial line was seen (hang guard too short?)")
+	default:
+	}
+	expect(t, "stdout while the cell runs", r.text("stdout"), "working...")
+	if res := <-done; res.Err != nil {
+		t.Fatal(tb(res.Err))
+	}
+	expect(t, "stdout", r.text("stdout"), "working... done\n")
+}

@@ -40,10 +40,10 @@ func (r *stdinReader) fill() error {
 		return errors.New("stdin: no cell is running (input is only available while a cell runs)")
 	}
 	flushCStdio()
-	if err := outStream.drain(drainTimeout); err != nil {
+	if err := outStream.drainKeepingPrompt(drainTimeout); err != nil {
 		return fmt.Errorf("stdin: %w", err)
 	}
-	prompt := outStream.prompt()
+	prompt, taken := outStream.takePrompt()
 	type reply struct {
 		s   string
 		err error
@@ -57,9 +57,12 @@ func (r *stdinReader) fill() error {
 	select {
 	case rep = <-ch:
 	case <-c.ctx.Done():
+		outStream.restorePrompt(taken)
 		return errors.New("stdin: the cell was interrupted while waiting for input")
 	}
 	if rep.err != nil {
+		// No input request was answered: the prompt is ordinary output.
+		outStream.restorePrompt(taken)
 		return fmt.Errorf("stdin: %w", rep.err)
 	}
 	if rep.s == "" {
