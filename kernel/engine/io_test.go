@@ -181,7 +181,9 @@ func TestUnfinishedLineIsNotDelayedForever(t *testing.T) {
 	e := newEngine(t)
 	r := &recorder{}
 	done := make(chan Result, 1)
-	go func() { done <- runWith(t, e, "fmt.Print(\"working...\")\ntime.Sleep(2 * time.Second)\nfmt.Println(\" done\")", r) }()
+	go func() {
+		done <- runWith(t, e, "fmt.Print(\"working...\")\ntime.Sleep(2 * time.Second)\nfmt.Println(\" done\")", r)
+	}()
 	deadline := time.Now().Add(1500 * time.Millisecond) // generous: holdDelay is 50 ms
 	for r.text("stdout") == "" && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
