@@ -65,12 +65,18 @@ fi
 if [ "$mode" = test ]; then
   # Tests drive the kernel through real Jupyter clients and compare with ipykernel and numpy;
   # the browser test needs Chromium and Node.
-  want+=(python3-ipykernel python3-zmq python3-numpy pocl-opencl-icd chromium nodejs npm)
+  want+=(python3-ipykernel python3-zmq python3-numpy pocl-opencl-icd chromium)
 fi
 missing=()
 for p in "${want[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# Node may come from elsewhere (NodeSource's nodejs bundles npm and conflicts
+# with Debian's npm package): ask for Debian's only when the commands are absent.
+if [ "$mode" = test ]; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
     echo "install.sh: these Debian packages are missing and this is not root (and sudo is absent): ${missing[*]}" >&2
