@@ -11,7 +11,10 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -192,6 +195,7 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 	}
 	k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
 	defer k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
+	defer k.recoverRequest(ch, m)
 	switch typ {
 	case "kernel_info_request":
 		k.reply(ch, m, "kernel_info_reply", k.kernelInfo())
@@ -217,6 +221,27 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 	default:
 		k.log.Warn("unsupported request: ignored", "msg_type", typ)
 	}
+}
+
+// recoverRequest keeps the kernel serving when answering a request
+// panicked (a bug in gocl or in the interpreter): the panic is logged, and
+// the request gets an error reply instead of none.
+func (k *Kernel) recoverRequest(ch transport.Channel, m *wire.Message) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	typ := m.Header.MsgType
+	k.log.Error("answering a request panicked; the kernel keeps serving", "msg_type", typ, "panic", r,
+		"stack", string(debug.Stack()))
+	if !strings.HasSuffix(typ, "_request") {
+		return
+	}
+	k.reply(ch, m, strings.TrimSuffix(typ, "_request")+"_reply", map[string]any{
+		"status": "error", "ename": "InternalError",
+		"evalue":    fmt.Sprintf("gocl failed to answer %s: %v (the kernel keeps running; please report this)", typ, r),
+		"traceback": []string{},
+	})
 }
 
 func (k *Kernel) reply(ch transport.Channel, parent *wire.Message, msgType string, content any) {

@@ -166,6 +166,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	b.WriteString(")\n")
 	b.WriteString(helperSource)
+	if _, ok := pre["display"]; ok && pre["display"] == displayPath {
+		b.WriteString(richSource)
+	}
 	if r := e.execute(context.Background(), b.String(), discardSink{}, "gocl"); r.Err != nil {
 		return nil, fmt.Errorf("engine setup failed: %s", strings.Join(r.Err.Traceback, "\n"))
 	}

@@ -21,6 +21,9 @@ const helperPrefix = "__gocl_"
 // hookPath is the import path of the engine's private binary package.
 const hookPath = "gocl.engine/hook"
 
+// displayPath is the import path of the display package cells use.
+const displayPath = "github.com/seed43a1e1ab/gocl/kernel/display"
+
 // helperSource is compiled in every interpreter. The show helpers run in
 // interpreted code so that methods of interpreted types are seen (yaegi gives
 // compiled code no access to them). yaegi v0.16.1 fails the comma-ok
@@ -31,6 +34,12 @@ const helperSource = `
 import __gocl_hook "gocl.engine/hook"
 
 func __gocl_show1(v any) {
+	rich, text := __gocl_richOf(v)
+	__gocl_hook.Emit(v, text, rich)
+}
+
+// __gocl_richOf calls v's rich-output methods and its String or Error.
+func __gocl_richOf(v any) (map[string]any, string) {
 	rich := map[string]any{}
 	if s, ok := __gocl_html(v); ok {
 		rich["text/html"] = s
@@ -55,7 +64,7 @@ func __gocl_show1(v any) {
 	} else if s, ok := __gocl_string(v); ok {
 		text = s
 	}
-	__gocl_hook.Emit(v, text, rich)
+	return rich, text
 }
 
 func __gocl_html(v any) (r string, ok bool) {
@@ -147,9 +156,11 @@ func (e *Engine) overrides() interp.Exports {
 			"AfterFunc": reflect.ValueOf(e.contextAfterFunc),
 		},
 		hookPath + "/hook": {
-			"Emit":    reflect.ValueOf(e.emit),
-			"EmitN":   reflect.ValueOf(e.emitN),
-			"GoPanic": reflect.ValueOf(e.goPanic),
+			"Emit":     reflect.ValueOf(e.emit),
+			"EmitN":    reflect.ValueOf(e.emitN),
+			"GoPanic":  reflect.ValueOf(e.goPanic),
+			"Rich":     reflect.ValueOf(richBundle),
+			"IsHandle": reflect.ValueOf(isHandle),
 		},
 	}
 }

@@ -158,13 +158,26 @@ func (e *Engine) compileRun(ctx context.Context, name string, n ast.Node) *CellE
 	return e.run(ctx, name, prog)
 }
 
-// compileGuarded compiles n with its go statements guarded. When only the
+// compileGuarded compiles n with its display calls rewritten for
+// cell-defined types (see richcall.go) and its go statements guarded; when
+// the rewritten calls do not compile, n compiles without them.
+func (e *Engine) compileGuarded(n ast.Node) (*interp.Program, error) {
+	if undo := e.rewriteRichCalls(n); undo != nil {
+		if prog, err := e.compileGuardedGo(n); err == nil {
+			return prog, nil
+		}
+		undo()
+	}
+	return e.compileGuardedGo(n)
+}
+
+// compileGuardedGo compiles n with its go statements guarded. When only the
 // guarded form fails to compile (a form the rewrite cannot express), n
 // compiles as written and a note on stderr says that its go statements are
 // unguarded. A compile error of n itself is reported as the user wrote it.
-func (e *Engine) compileGuarded(n ast.Node) (*interp.Program, error) {
+func (e *Engine) compileGuardedGo(n ast.Node) (*interp.Program, error) {
 	restore, usedAddr := e.guardGo(n, true)
-	prog, err := e.in.CompileAST(n)
+	prog, err := e.compileAST(n)
 	if err == nil || restore == nil {
 		return prog, err
 	}
@@ -172,12 +185,12 @@ func (e *Engine) compileGuarded(n ast.Node) (*interp.Program, error) {
 	if usedAddr {
 		// A receiver taken by address was no struct (an interface, say).
 		restore, _ = e.guardGo(n, false)
-		if prog, err := e.in.CompileAST(n); err == nil {
+		if prog, err := e.compileAST(n); err == nil {
 			return prog, nil
 		}
 		restore()
 	}
-	prog, err2 := e.in.CompileAST(n)
+	prog, err2 := e.compileAST(n)
 	if err2 != nil {
 		return nil, err2
 	}
@@ -240,7 +253,7 @@ func (e *Engine) show(ctx context.Context, name string, p *parsed, final *ast.Ex
 			Fun:    &ast.Ident{NamePos: x.Pos(), Name: helperPrefix + helper},
 			Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.End(),
 		}
-		prog, err := e.in.CompileAST(e.block(p, &ast.ExprStmt{X: call}))
+		prog, err := e.compileAST(e.block(p, &ast.ExprStmt{X: call}))
 		if err != nil {
 			continue
 		}
@@ -379,3 +392,16 @@ func (e *Engine) checkTypes(name string, ps []*parsed) *CellError {
 }
 
 func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// compileAST is yaegi's CompileAST, with its internal panics (yaegi v0.16.1
+// panics on some valid cells, e.g. "nil type" for a top-level
+// `v, ok := x.(T)`) turned into a compile error, so that a cell the
+// interpreter cannot handle fails alone instead of stopping the kernel.
+func (e *Engine) compileAST(n ast.Node) (prog *interp.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, fmt.Errorf("the interpreter (yaegi) failed on this code: %v; rewriting it, e.g. moving it into a function, usually helps", r)
+		}
+	}()
+	return e.in.CompileAST(n)
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"github.com/traefik/yaegi/interp"
 	"go/ast"
 	"go/token"
 	"reflect"
@@ -49,7 +50,7 @@ func (e *Engine) Scope() Scope {
 	if in == nil {
 		return s
 	}
-	for n, v := range in.Globals() {
+	for n, v := range globals(in) {
 		if strings.HasPrefix(n, helperPrefix) || n == "_" {
 			continue
 		}
@@ -175,3 +176,15 @@ func (discardSink) Input(string, bool) (string, error) {
 }
 
 var errNoInput = errors.New("stdin is not available here")
+
+// globals is yaegi's Globals, which panics (index out of range) when a cell
+// has compiled globals that its frame does not hold yet; then it reports
+// none, rather than take the kernel down from a completion request.
+func globals(in *interp.Interpreter) (g map[string]reflect.Value) {
+	defer func() {
+		if recover() != nil {
+			g = nil
+		}
+	}()
+	return in.Globals()
+}
