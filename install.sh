@@ -2,7 +2,7 @@
 # install.sh — set gocl up on a Debian/Ubuntu machine: system packages, build,
 # kernelspec, and a first notebook run through Jupyter.
 #
-#   ./install.sh          set up and run the demo notebook
+#   ./install.sh          set up, then run the tour (00) through Jupyter and notebook 01 on this machine
 #   ./install.sh --test   set up, then run every test (what CI runs)
 #
 # Safe to run twice: it installs only what is missing, builds into a temporary
@@ -112,7 +112,22 @@ if [ "$mode" = demo ]; then
     --ExecutePreprocessor.timeout=120 --output-dir "$out" notebooks/00-tour.ipynb >/dev/null
   cat "$out"/00-tour.md
   rm -rf "$out"
-  printf '\ngocl is installed: start Jupyter (jupyter notebook) and pick "Go (gocl)".\n'
+
+  step "running notebooks/01-blocking-vs-nonblocking.ipynb (the PyOpenCL question) on this machine's device"
+  # As large as the experiment (5e8 float64 = 4 GB), but no larger than an eighth of the
+  # free memory over the three copies the notebook holds, nor the device's largest buffer.
+  avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+  max_alloc=$(clinfo --raw 2>/dev/null | awk '/CL_DEVICE_MAX_MEM_ALLOC_SIZE/ {print $NF}' | sort -n | head -n1)
+  n=500000000
+  by_mem=$(( avail_kb * 1024 / 8 / 8 / 3 ))
+  [ "$by_mem" -lt "$n" ] && n=$by_mem
+  if [ -n "$max_alloc" ] && [ $(( max_alloc / 8 )) -lt "$n" ]; then n=$(( max_alloc / 8 )); fi
+  [ "$n" -lt 1000 ] && n=1000
+  echo "GOCL_N=$n float64 values ($(( n * 8 / 1000000 )) MB)"
+  out=$(mktemp -d)
+  bin/gocl run notebooks/01-blocking-vs-nonblocking.ipynb -o "$out/01.ipynb" --kernel-env "GOCL_N=$n"
+  rm -rf "$out"
+  printf '\ngocl is installed: start Jupyter (jupyter notebook) and pick "Go (gocl)"; the notebooks are in notebooks/.\n'
   exit 0
 fi
 
