@@ -21,6 +21,7 @@ type fakeTransport struct {
 	mu                    sync.Mutex
 	sent                  []sent
 	published             []string
+	order                 []string // "flush" and the msg_type of each Send, in order
 }
 
 type sent struct {
@@ -36,7 +37,12 @@ func newFakeTransport() *fakeTransport {
 func (f *fakeTransport) Shell() <-chan *wire.Message   { return f.shell }
 func (f *fakeTransport) Control() <-chan *wire.Message { return f.control }
 func (f *fakeTransport) Stdin() <-chan *wire.Message   { return f.stdin }
-func (f *fakeTransport) Flush(time.Duration) bool      { return true }
+func (f *fakeTransport) Flush(time.Duration) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.order = append(f.order, "flush")
+	return true
+}
 func (f *fakeTransport) Publish(parent *wire.Message, msgType string, content any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -49,6 +55,7 @@ func (f *fakeTransport) Send(ch transport.Channel, parent *wire.Message, msgType
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, sent{ch, msgType, c})
+	f.order = append(f.order, msgType)
 	return nil
 }
 
@@ -125,5 +132,34 @@ func TestPanickingRequestsGetErrorRepliesAndTheKernelGoesOn(t *testing.T) {
 	}
 	if statuses < 7 { // starting, then busy and idle around each of the three
 		t.Errorf("status messages: %d, want busy/idle around every request", statuses)
+	}
+}
+
+// printingEngine prints, then returns a value.
+type printingEngine struct{ panickyEngine }
+
+func (printingEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
+	sink.Stream("stdout", "hello\n")
+	return engine.Result{Data: display.Bundle{"text/plain": "1"}}
+}
+
+// TestOutputIsFlushedBeforeTheReply checks that queued IOPub output is
+// pushed out before execute_reply, as ipykernel does.
+func TestOutputIsFlushedBeforeTheReply(t *testing.T) {
+	ft := newFakeTransport()
+	k, err := New(Config{Transport: ft, NewEngine: func() (Engine, error) { return printingEngine{}, nil },
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go k.Run(ctx)
+	ft.shell <- request(t, "execute_request", map[string]any{"code": "1"})
+	ft.waitSent(t, 1)
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	if len(ft.order) < 2 || ft.order[0] != "flush" || ft.order[1] != "execute_reply" {
+		t.Errorf("order = %v, want a flush before execute_reply", ft.order)
 	}
 }

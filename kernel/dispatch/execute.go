@@ -74,9 +74,6 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 		}
 	}
 
-	// Streams still paced in the IOPub queue go out before the reply, so a
-	// front end that stops listening at the reply has them all.
-	defer k.t.Flush(flushTimeout)
 	if res.Err != nil {
 		content := errorContent(res.Err)
 		if !req.Silent {
@@ -86,6 +83,7 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 		content["execution_count"] = count
 		content["user_expressions"] = map[string]any{}
 		content["payload"] = []any{}
+		k.t.Flush(flushTimeout)
 		k.reply(ch, m, "execute_reply", content)
 		if boolOr(req.StopOnError, true) {
 			k.abortQueued(ch)
@@ -99,16 +97,21 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 		}
 		k.t.Publish(m, "execute_result", map[string]any{"execution_count": count, "data": res.Data, "metadata": md})
 	}
-	k.reply(ch, m, "execute_reply", map[string]any{
+	content := map[string]any{
 		"status":           "ok",
 		"execution_count":  count,
 		"user_expressions": k.userExpressions(cellCtx, eng, req.UserExpressions),
 		"payload":          []any{},
-	})
+	}
+	k.t.Flush(flushTimeout)
+	k.reply(ch, m, "execute_reply", content)
 }
 
-// flushTimeout bounds the wait for queued output before a reply; output
-// beyond it still follows, in order, before the idle status.
+// flushTimeout bounds the wait for queued output before a reply: streams
+// still paced in the IOPub queue go out first, as ipykernel flushes its
+// streams before replying, so a front end that stops listening at the reply
+// has them all. Output beyond it still follows, in order, before the idle
+// status.
 const flushTimeout = 500 * time.Millisecond
 
 func (k *Kernel) count() int {
