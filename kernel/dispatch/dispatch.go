@@ -143,46 +143,42 @@ func (k *Kernel) Interrupt() {
 // Done is closed once the kernel has answered a final shutdown request.
 func (k *Kernel) Done() <-chan struct{} { return k.done }
 
-func (k *Kernel) serveControl(ctx context.Context) {
+// consume calls f for each message from in until ctx ends, the kernel is
+// done or in closes.
+func (k *Kernel) consume(ctx context.Context, in <-chan *wire.Message, f func(*wire.Message)) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-k.done:
 			return
-		case m, ok := <-k.t.Control():
+		case m, ok := <-in:
 			if !ok {
 				return
 			}
-			k.handle(ctx, transport.Control, m)
+			f(m)
 		}
 	}
+}
+
+func (k *Kernel) serveControl(ctx context.Context) {
+	k.consume(ctx, k.t.Control(), func(m *wire.Message) { k.handle(ctx, transport.Control, m) })
 }
 
 // routeStdin hands input_reply messages to the cell waiting for one and drops
 // the rest with a log line.
 func (k *Kernel) routeStdin(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
+	k.consume(ctx, k.t.Stdin(), func(m *wire.Message) {
+		if m.Header.MsgType != "input_reply" {
+			k.log.Warn("ignoring unexpected message on stdin", "msg_type", m.Header.MsgType)
 			return
-		case <-k.done:
-			return
-		case m, ok := <-k.t.Stdin():
-			if !ok {
-				return
-			}
-			if m.Header.MsgType != "input_reply" {
-				k.log.Warn("ignoring unexpected message on stdin", "msg_type", m.Header.MsgType)
-				continue
-			}
-			select {
-			case k.replies <- m:
-			default:
-				k.log.Warn("dropping input_reply: no cell is waiting for input")
-			}
 		}
-	}
+		select {
+		case k.replies <- m:
+		default:
+			k.log.Warn("dropping input_reply: no cell is waiting for input")
+		}
+	})
 }
 
 // handle answers one request between busy and idle.

@@ -94,6 +94,22 @@ func (panickyEngine) Inspect(code string, cursor, detail int) (map[string]any, b
 }
 func (panickyEngine) IsComplete(code string) (string, string) { return "complete", "" }
 
+// runKernel serves a kernel with eng over a fake transport until the test
+// ends.
+func runKernel(t *testing.T, eng Engine) *fakeTransport {
+	t.Helper()
+	ft := newFakeTransport()
+	k, err := New(Config{Transport: ft, NewEngine: func() (Engine, error) { return eng, nil },
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go k.Run(ctx)
+	return ft
+}
+
 func request(t *testing.T, typ string, content any) *wire.Message {
 	m, err := wire.NewMessage(typ, "test", nil, content)
 	if err != nil {
@@ -103,15 +119,7 @@ func request(t *testing.T, typ string, content any) *wire.Message {
 }
 
 func TestPanickingRequestsGetErrorRepliesAndTheKernelGoesOn(t *testing.T) {
-	ft := newFakeTransport()
-	k, err := New(Config{Transport: ft, NewEngine: func() (Engine, error) { return panickyEngine{}, nil },
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go k.Run(ctx)
+	ft := runKernel(t, panickyEngine{})
 	ft.shell <- request(t, "complete_request", map[string]any{"code": "fmt.", "cursor_pos": 4})
 	ft.shell <- request(t, "execute_request", map[string]any{"code": "1"})
 	ft.shell <- request(t, "kernel_info_request", map[string]any{})
@@ -146,15 +154,7 @@ func (printingEngine) Execute(ctx context.Context, code string, sink engine.Sink
 // TestOutputIsFlushedBeforeTheReply checks that queued IOPub output is
 // pushed out before execute_reply, as ipykernel does.
 func TestOutputIsFlushedBeforeTheReply(t *testing.T) {
-	ft := newFakeTransport()
-	k, err := New(Config{Transport: ft, NewEngine: func() (Engine, error) { return printingEngine{}, nil },
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go k.Run(ctx)
+	ft := runKernel(t, printingEngine{})
 	ft.shell <- request(t, "execute_request", map[string]any{"code": "1"})
 	ft.waitSent(t, 1)
 	ft.mu.Lock()
