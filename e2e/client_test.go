@@ -103,6 +103,21 @@ func freePorts(t *testing.T, n int) []int {
 // startKernel starts gocl with a fresh connection file and connects to it.
 func startKernel(t *testing.T, env ...string) *kernel {
 	t.Helper()
+	// Free ports are picked, released and handed to the kernel, as
+	// jupyter_client does; another process can take one in between. Then
+	// the kernel exits at once, and a new set of ports is tried.
+	for attempt := 1; ; attempt++ {
+		if k := tryStartKernel(t, attempt == 3, env...); k != nil {
+			return k
+		}
+		t.Logf("attempt %d: a port was taken before the kernel bound it; trying new ports", attempt)
+	}
+}
+
+// tryStartKernel is startKernel's one attempt; it returns nil when the kernel
+// exited because a port was already in use, unless last.
+func tryStartKernel(t *testing.T, last bool, env ...string) *kernel {
+	t.Helper()
 	key := make([]byte, 16)
 	rand.Read(key)
 	ports := freePorts(t, 5)
@@ -153,6 +168,13 @@ func startKernel(t *testing.T, env ...string) *kernel {
 			err := c.s.Dial(addr(c.port))
 			if err == nil {
 				break
+			}
+			select {
+			case <-k.exited:
+				if !last && strings.Contains(k.stderr.String(), "address already in use") {
+					return nil
+				}
+			default:
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("cannot connect to the kernel on port %d: %v\n%s", c.port, err, k.stderr.String())
