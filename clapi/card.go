@@ -19,6 +19,7 @@ func (e *Event) Card() viz.CopyCard {
 	}
 	if e.queue != nil {
 		c.Device = e.queue.dev.Name
+		c.DeviceType = e.queue.dev.Type
 	}
 	if p, ok := e.tryProfile(); ok {
 		c.DeviceTime = timeDiff(p[2], p[3])

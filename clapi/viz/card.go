@@ -19,6 +19,7 @@ type CopyCard struct {
 	DeviceTime  time.Duration // event END - START; 0 when profiling is off
 	Status      string        // event status, e.g. "complete", or an error name
 	Device      string        // device name, e.g. "NVIDIA H200"
+	DeviceType  string        // "GPU", "CPU", ...; "" when unknown
 }
 
 // Thresholds for the diagnosis. A call that kept the host for more than
@@ -133,6 +134,8 @@ func isDeviceToDevice(c CopyCard) bool {
 // sentence.
 func blockedCause(c CopyCard) string {
 	switch {
+	case isCPU(c) && !isDeviceToDevice(c):
+		return cpuCause
 	case isDeviceToDevice(c):
 		return ": the driver ran this device-to-device copy synchronously, so nothing overlapped."
 	case strings.EqualFold(c.HostMemory, "pageable"):
@@ -144,8 +147,20 @@ func blockedCause(c CopyCard) string {
 	}
 }
 
+// cpuCause explains a blocked copy on a CPU device, ending the sentence:
+// there the copy is done by worker threads on the same cores as the caller,
+// which is not the staging of pageable memory that NVIDIA's driver does.
+const cpuCause = ": the device is this machine's CPU (e.g. PoCL), whose worker threads do the copy on the same cores as the call, " +
+	"so on a busy or small machine the call can wait for them. That is not the staging of pageable memory that NVIDIA's driver does; " +
+	"run it again to see whether it repeats."
+
+func isCPU(c CopyCard) bool { return strings.EqualFold(c.DeviceType, "CPU") }
+
 // partialCause explains a partly overlapped copy, ending the sentence.
 func partialCause(c CopyCard) string {
+	if isCPU(c) && !isDeviceToDevice(c) {
+		return cpuCause
+	}
 	if strings.EqualFold(c.HostMemory, "pageable") && !isDeviceToDevice(c) {
 		return fmt.Sprintf("; the %s is pageable memory, which the driver stages in part inside the call: use cl.NewPinnedHost.", hostSide(c))
 	}
