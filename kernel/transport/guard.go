@@ -98,7 +98,7 @@ func (l *guardListener) screen(c net.Conn) {
 	}
 	c.SetReadDeadline(time.Time{})
 	select {
-	case l.ready <- &prefixConn{Conn: c, prefix: sig[:]}:
+	case l.ready <- &prefixConn{Conn: newMsgConn(c), prefix: sig[:]}:
 	case <-l.done:
 		c.Close()
 	}

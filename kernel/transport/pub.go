@@ -84,7 +84,7 @@ func (p *pubSocket) accept() {
 // subscriptions until it goes away.
 func (p *pubSocket) open(c net.Conn) {
 	defer p.wg.Done()
-	sc := &stallConn{Conn: c, stall: p.stall}
+	sc := newMsgConn(&stallConn{Conn: c, stall: p.stall})
 	c.SetDeadline(time.Now().Add(handshakeTimeout))
 	zc, err := zmq4.Open(sc, null.Security(), zmq4.Pub, zmq4.SocketIdentity("gocl-iopub"), true, nil)
 	if err != nil {

@@ -1,0 +1,136 @@
+package transport
+
+import (
+	"encoding/binary"
+	"net"
+	"sync"
+	"time"
+)
+
+// msgConn writes each ZMTP message with one system call.
+//
+// zmq4 writes every frame's header and body separately, so a Jupyter message
+// of seven frames left in fourteen TCP segments, each waking the peer. msgConn
+// follows the ZMTP framing of what is written (after the 64-byte greeting)
+// and holds the bytes until the last frame of a message, or a command, is
+// complete, then writes them at once. Large messages go out as they come
+// (there is nothing to gain), and a timer writes out anything held longer
+// than coalesceFlush, so that a framing it cannot follow only costs latency.
+type msgConn struct {
+	net.Conn
+
+	mu       sync.Mutex
+	greeting int    // greeting bytes still to pass through unframed
+	buf      []byte // held bytes
+	err      error  // a failed flush, reported by the next Write
+	timer    *time.Timer
+
+	hdr    [9]byte // the frame header being read
+	hdrLen int
+	body   uint64 // body bytes of the current frame still to come
+	more   bool   // the current frame has the MORE flag
+}
+
+const (
+	zmtpGreetingLen = 64
+	coalesceLimit   = 64 << 10
+	coalesceFlush   = 2 * time.Millisecond
+)
+
+func newMsgConn(c net.Conn) *msgConn { return &msgConn{Conn: c, greeting: zmtpGreetingLen} }
+
+func (c *msgConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return 0, c.err
+	}
+	n := len(p)
+	if c.greeting > 0 {
+		k := min(len(p), c.greeting)
+		c.greeting -= k
+		if _, err := c.Conn.Write(p[:k]); err != nil {
+			return 0, err
+		}
+		p = p[k:]
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	c.buf = append(c.buf, p...)
+	if c.scan(p) || len(c.buf) >= coalesceLimit {
+		if err := c.flushLocked(); err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
+	if c.timer == nil {
+		c.timer = time.AfterFunc(coalesceFlush, func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if err := c.flushLocked(); err != nil && c.err == nil {
+				c.err = err
+			}
+		})
+	} else {
+		c.timer.Reset(coalesceFlush)
+	}
+	return n, nil
+}
+
+// flushLocked writes the held bytes; c.mu is held.
+func (c *msgConn) flushLocked() error {
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	if len(c.buf) == 0 {
+		return nil
+	}
+	_, err := c.Conn.Write(c.buf)
+	c.buf = c.buf[:0]
+	if cap(c.buf) > coalesceLimit*2 {
+		c.buf = nil
+	}
+	return err
+}
+
+// scan follows the framing through p and reports whether p ends exactly
+// where a message (its last frame, or a command) ends.
+func (c *msgConn) scan(p []byte) (boundary bool) {
+	for len(p) > 0 {
+		if c.body > 0 {
+			k := min(uint64(len(p)), c.body)
+			c.body -= k
+			p = p[k:]
+			boundary = c.body == 0 && !c.more
+			continue
+		}
+		c.hdr[c.hdrLen] = p[0]
+		c.hdrLen++
+		p = p[1:]
+		boundary = false
+		need := 2
+		if c.hdr[0]&0x02 != 0 { // long frame: 8-byte size
+			need = 9
+		}
+		if c.hdrLen < need {
+			continue
+		}
+		if need == 2 {
+			c.body = uint64(c.hdr[1])
+		} else {
+			c.body = binary.BigEndian.Uint64(c.hdr[1:9])
+		}
+		c.more = c.hdr[0]&0x01 != 0 && c.hdr[0]&0x04 == 0 // commands are single frames
+		c.hdrLen = 0
+		boundary = c.body == 0 && !c.more
+	}
+	return boundary
+}
+
+func (c *msgConn) Close() error {
+	c.mu.Lock()
+	c.flushLocked()
+	c.mu.Unlock()
+	return c.Conn.Close()
+}
