@@ -125,8 +125,14 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 			// One statement at a time: a failure keeps exactly what ran
 			// before it, and a panic is located at its statement.
 			for _, st := range stmts {
-				if err := e.compileRun(ctx, name, e.block(p, st)); err != nil {
-					return Result{Err: e.locateTop(name, err, st.Pos())}
+				parts := commaOK(st) // yaegi gaps: see scoped.go
+				if parts == nil {
+					parts = []ast.Stmt{inFunc(st)}
+				}
+				for _, part := range parts {
+					if err := e.compileRun(ctx, name, e.block(p, part)); err != nil {
+						return Result{Err: e.locateTop(name, err, st.Pos())}
+					}
 				}
 			}
 			e.recordDecls(p)

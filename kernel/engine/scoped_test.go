@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMultiDefineInTopLevelBlocks covers the yaegi gap scoped.go works
+// around: `a, b :=` inside the block of a statement at a cell's top level.
+func TestMultiDefineInTopLevelBlocks(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "import \"strconv\"\nvar last any = 3\ntotal := 0.0")
+	cases := []struct{ code, stdout string }{
+		{"if true { f, err := strconv.ParseFloat(\"1.5\", 64); fmt.Println(f, err) }", "1.5 <nil>\n"},
+		{"for _, s := range []string{\"1\", \"x\"} {\n\tf, err := strconv.ParseFloat(s, 64)\n\tif err != nil { fmt.Println(\"bad\", s); continue }\n\ttotal += f\n}\nfmt.Println(total)", "bad x\n1\n"},
+		{"if true { v, ok := last.(int); fmt.Println(v, ok) }", "3 true\n"},
+		{"switch { case true: m := map[string]int{\"a\": 1}; v, ok := m[\"a\"]; fmt.Println(v, ok) }", "1 true\n"},
+		{"{ a, b := 1, 2; fmt.Println(a + b) }", "3\n"},
+	}
+	for _, c := range cases {
+		_, r := ok(t, e, c.code)
+		expect(t, "stdout of "+c.code, r.text("stdout"), c.stdout)
+	}
+	// Globals assigned inside stay assigned; an error still points at its line.
+	got, _ := ok(t, e, "total")
+	expect(t, "total", got, "1")
+	res, _ := run(t, e, "if true {\n\ta, b := 1, nosuch\n\t_, _ = a, b\n}")
+	if res.Err == nil || res.Err.Name != "CompileError" {
+		t.Fatalf("want a compile error, got %+v", res.Err)
+	}
+	if tbText := tb(res.Err); !strings.Contains(tbText, "line 2") {
+		t.Errorf("the error does not point at line 2:\n%s", tbText)
+	}
+}
+
+// TestCommaOKAtTopLevel covers comma-ok := in the global scope, which yaegi
+// cannot compile as written.
+func TestCommaOKAtTopLevel(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "type Card struct{ N int }\nvar last any = Card{7}\nm := map[string]int{\"a\": 1}\nkey := \"a\"")
+	cases := []struct{ code, stdout string }{
+		{"c, isCard := last.(Card)\nfmt.Println(c.N, isCard)", "7 true\n"},
+		{"n, isInt := last.(int)\nfmt.Println(n, isInt)", "0 false\n"},
+		{"v, found := m[key]\nfmt.Println(v, found)", "1 true\n"},
+		{"w, there := m[\"b\"]\nfmt.Println(w, there)", "0 false\n"},
+		{"_, has := m[\"a\"]\nfmt.Println(has)", "true\n"},
+		{"c2, _ := last.(Card)\nfmt.Println(c2.N)", "7\n"},
+	}
+	for _, c := range cases {
+		_, r := ok(t, e, c.code)
+		expect(t, "stdout of "+c.code, r.text("stdout"), c.stdout)
+	}
+	got, _ := ok(t, e, "found && isCard")
+	expect(t, "the names stay defined", got, "true")
+}
