@@ -130,7 +130,14 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 					parts = []ast.Stmt{inFunc(st)}
 				}
 				for _, part := range parts {
-					if err := e.compileRun(ctx, name, e.block(p, part)); err != nil {
+					err := e.compileRun(ctx, name, e.block(p, part))
+					if err != nil && err.Name == "CompileError" && (strings.Contains(err.Value, "definition loop") ||
+						strings.HasPrefix(err.Value, yaegiFailed)) {
+						if err2, handled := e.runTypedIndex(ctx, name, p, part); handled {
+							err = err2
+						}
+					}
+					if err != nil {
 						return Result{Err: e.locateTop(name, err, st.Pos())}
 					}
 				}
@@ -399,6 +406,9 @@ func (e *Engine) checkTypes(name string, ps []*parsed) *CellError {
 
 func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// yaegiFailed starts the error of a cell on which yaegi's compiler panicked.
+const yaegiFailed = "the interpreter (yaegi) failed on this code"
+
 // compileAST is yaegi's CompileAST, with its internal panics (yaegi v0.16.1
 // panics on some valid cells, e.g. "nil type" for a top-level
 // `v, ok := x.(T)`) turned into a compile error, so that a cell the
@@ -406,7 +416,7 @@ func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
 func (e *Engine) compileAST(n ast.Node) (prog *interp.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			prog, err = nil, fmt.Errorf("the interpreter (yaegi) failed on this code: %v; rewriting it, e.g. moving it into a function, usually helps", r)
+			prog, err = nil, fmt.Errorf("%s: %v; rewriting it, e.g. moving it into a function, usually helps", yaegiFailed, r)
 		}
 	}()
 	return e.in.CompileAST(n)

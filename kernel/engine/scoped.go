@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
+	"reflect"
 )
 
 // yaegi v0.16.1 fails to compile `a, b := ...` (a call, a comma-ok type
@@ -117,4 +121,140 @@ func pure(x ast.Expr) bool {
 		return pure(x.X)
 	}
 	return false
+}
+
+// yaegi v0.16.1 cannot infer, in the global scope, the type of an element
+// of a compiled package's named slice or map: `p := plats[0]` with plats a
+// cl.PlatformList (or a sort.IntSlice) fails with "constant definition
+// loop", and so does `d := p.Devices()[0]`; `var p *cl.Platform = plats[0]`
+// works. runTypedIndex writes the second form for `name := X[index]`,
+// reading the types off the live collection: a global's value, or X
+// evaluated once into a helper variable. It reports false when st has
+// another form or the type cannot be written in the cell's terms; then the
+// caller keeps yaegi's error.
+func (e *Engine) runTypedIndex(ctx context.Context, cell string, p *parsed, st ast.Stmt) (*CellError, bool) {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return nil, false
+	}
+	name, _ := as.Lhs[0].(*ast.Ident)
+	ix, _ := as.Rhs[0].(*ast.IndexExpr)
+	if name == nil || name.Name == "_" || ix == nil {
+		return nil, false
+	}
+	pos := as.Pos()
+	collName := ""
+	if id, ok := ix.X.(*ast.Ident); ok {
+		collName = id.Name
+	} else {
+		// Evaluate X once, into an any-typed helper that yaegi can declare.
+		collName = helperPrefix + "coll"
+		eval := &ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: pos, Name: collName}}, TokPos: as.TokPos, Tok: token.DEFINE,
+			Rhs: []ast.Expr{&ast.CallExpr{Fun: &ast.FuncLit{
+				Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}, Results: &ast.FieldList{List: []*ast.Field{{Type: &ast.Ident{NamePos: pos, Name: "any"}}}}},
+				Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ReturnStmt{Return: pos, Results: []ast.Expr{ix.X}}}, Rbrace: as.End()},
+			}, Lparen: as.End(), Rparen: as.End()}}}
+		if err := e.compileRun(ctx, cell, e.block(p, eval)); err != nil {
+			return err, true
+		}
+	}
+	sc := e.Scope()
+	v := sc.Globals[collName].Value
+	if !v.IsValid() {
+		if g, ok := globals(e.in)[collName]; ok {
+			v = g
+		}
+	}
+	for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !v.IsValid() {
+		return nil, false
+	}
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+	default:
+		return nil, false
+	}
+	aliases := map[string]string{}
+	for alias, path := range sc.Imports {
+		aliases[path] = alias
+	}
+	elemSrc, ok1 := typeSource(v.Type().Elem(), aliases)
+	collSrc, ok2 := typeSource(v.Type(), aliases)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	elemType, err1 := parser.ParseExpr(elemSrc)
+	collType, err2 := parser.ParseExpr(collSrc)
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	setPos(elemType, pos)
+	setPos(collType, pos)
+	coll := ix.X
+	if collName == helperPrefix+"coll" {
+		coll = &ast.TypeAssertExpr{X: &ast.Ident{NamePos: pos, Name: collName}, Lparen: pos, Type: collType, Rparen: pos}
+	}
+	decl := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR,
+		Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{{NamePos: name.NamePos, Name: name.Name}}, Type: elemType}}}}
+	assign := &ast.AssignStmt{Lhs: as.Lhs, TokPos: as.TokPos, Tok: token.ASSIGN,
+		Rhs: []ast.Expr{&ast.IndexExpr{X: coll, Lbrack: ix.Lbrack, Index: ix.Index, Rbrack: ix.Rbrack}}}
+	for _, t := range []ast.Stmt{decl, assign} {
+		if err := e.compileRun(ctx, cell, e.block(p, t)); err != nil {
+			return err, true
+		}
+	}
+	return nil, true
+}
+
+// typeSource writes t in Go syntax, naming packages by their alias in cells.
+func typeSource(t reflect.Type, aliases map[string]string) (string, bool) {
+	if t.Name() != "" {
+		if t.PkgPath() == "" {
+			return t.Name(), true // int, string, error, ...
+		}
+		alias, ok := aliases[t.PkgPath()]
+		if !ok || !token.IsExported(t.Name()) {
+			return "", false
+		}
+		return alias + "." + t.Name(), true
+	}
+	var prefix string
+	switch t.Kind() {
+	case reflect.Pointer:
+		prefix = "*"
+	case reflect.Slice:
+		prefix = "[]"
+	case reflect.Array:
+		prefix = fmt.Sprintf("[%d]", t.Len())
+	case reflect.Map:
+		key, ok := typeSource(t.Key(), aliases)
+		if !ok {
+			return "", false
+		}
+		prefix = "map[" + key + "]"
+	default:
+		return "", false
+	}
+	elem, ok := typeSource(t.Elem(), aliases)
+	return prefix + elem, ok
+}
+
+// setPos gives every identifier of a parsed type expression the position
+// pos, so that errors point at the statement it came from.
+func setPos(x ast.Expr, pos token.Pos) {
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			n.NamePos = pos
+		case *ast.StarExpr:
+			n.Star = pos
+		case *ast.ArrayType:
+			n.Lbrack = pos
+		case *ast.MapType:
+			n.Map = pos
+		}
+		return true
+	})
 }

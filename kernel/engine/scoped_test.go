@@ -53,3 +53,36 @@ func TestCommaOKAtTopLevel(t *testing.T) {
 	got, _ := ok(t, e, "found && isCard")
 	expect(t, "the names stay defined", got, "true")
 }
+
+// TestIndexOfCompiledNamedCollections covers `x := s[i]` at a cell's top
+// level where s has a compiled package's named slice or map type, which
+// yaegi cannot type (cl.Platforms()[0] is the case users meet).
+func TestIndexOfCompiledNamedCollections(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "import \"net/http\"\ns := sort.IntSlice{3, 1}\nss := sort.StringSlice{\"b\", \"a\"}\nh := http.Header{\"A\": {\"x\"}}")
+	for _, c := range []struct{ code, want string }{
+		{"v := s[0]\nv", "3"},
+		{"w := ss[1]\nw", `"a"`},
+		{"hv := h[\"A\"]\nhv", "[x]"},
+		{"v = s[1]\nv", "1"},
+	} {
+		got, _ := ok(t, e, c.code)
+		expect(t, c.code, got, c.want)
+	}
+	// A name that really is undefined still fails, with yaegi's words explained.
+	res, _ := run(t, e, "z := nosuch[0]")
+	if res.Err == nil || !strings.Contains(res.Err.Value, "undefined") {
+		t.Errorf("want an error about the undefined name, got %+v", res.Err)
+	}
+}
+
+// TestIndexOfACallResult covers `x := f()[i]` where f returns a compiled
+// named slice: the call runs once.
+func TestIndexOfACallResult(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "calls := 0\nfunc next() sort.IntSlice { calls++; return sort.IntSlice{calls * 10, 2} }")
+	got, _ := ok(t, e, "first := next()[0]\nfirst")
+	expect(t, "first", got, "10")
+	got, _ = ok(t, e, "calls")
+	expect(t, "calls", got, "1")
+}
