@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"github.com/seed43a1e1ab/gocl/kernel/assist/internal/docgen"
 	"go/ast"
 	"go/token"
 	"strings"
@@ -122,7 +123,7 @@ func (d *cellDecls) addFunc(p *parsed, f *ast.FuncDecl) {
 		d.names[u.name] = u
 		return
 	}
-	recv := embeddedName(f.Recv.List[0].Type)
+	recv := docgen.TypeName(f.Recv.List[0].Type)
 	if recv == "" {
 		return
 	}
@@ -184,26 +185,6 @@ func docText(c *ast.CommentGroup) string {
 	return strings.TrimSpace(c.Text())
 }
 
-// embeddedName returns the type name in a receiver or embedded field type:
-// T, *T, pkg.T, T[P].
-func embeddedName(x ast.Expr) string {
-	switch t := x.(type) {
-	case *ast.Ident:
-		return t.Name
-	case *ast.StarExpr:
-		return embeddedName(t.X)
-	case *ast.SelectorExpr:
-		return t.Sel.Name
-	case *ast.IndexExpr:
-		return embeddedName(t.X)
-	case *ast.IndexListExpr:
-		return embeddedName(t.X)
-	case *ast.ParenExpr:
-		return embeddedName(t.X)
-	}
-	return ""
-}
-
 // structFields returns the field names of a user struct type, with embedded
 // fields named by their type, and whether each is embedded.
 func structFields(spec *ast.TypeSpec) (names []string, embedded []bool, types []ast.Expr) {
@@ -213,7 +194,7 @@ func structFields(spec *ast.TypeSpec) (names []string, embedded []bool, types []
 	}
 	for _, f := range st.Fields.List {
 		if len(f.Names) == 0 {
-			names = append(names, embeddedName(f.Type))
+			names = append(names, docgen.TypeName(f.Type))
 			embedded = append(embedded, true)
 			types = append(types, f.Type)
 			continue

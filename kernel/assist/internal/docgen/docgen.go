@@ -173,7 +173,7 @@ func members(fset *token.FileSet, p *Package, typ string, x ast.Expr) {
 		}
 		names := f.Names
 		if len(names) == 0 { // embedded
-			if id := embeddedName(f.Type); id != "" {
+			if id := TypeName(f.Type); id != "" {
 				names = []*ast.Ident{{Name: id}}
 			}
 		}
@@ -192,18 +192,22 @@ func members(fset *token.FileSet, p *Package, typ string, x ast.Expr) {
 	}
 }
 
-func embeddedName(x ast.Expr) string {
+// TypeName returns the type name in a receiver or embedded field type:
+// T, *T, pkg.T, T[P], (T).
+func TypeName(x ast.Expr) string {
 	switch t := x.(type) {
 	case *ast.Ident:
 		return t.Name
 	case *ast.StarExpr:
-		return embeddedName(t.X)
+		return TypeName(t.X)
 	case *ast.SelectorExpr:
 		return t.Sel.Name
 	case *ast.IndexExpr:
-		return embeddedName(t.X)
+		return TypeName(t.X)
 	case *ast.IndexListExpr:
-		return embeddedName(t.X)
+		return TypeName(t.X)
+	case *ast.ParenExpr:
+		return TypeName(t.X)
 	}
 	return ""
 }
