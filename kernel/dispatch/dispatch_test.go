@@ -22,6 +22,7 @@ type fakeTransport struct {
 	sent                  []sent
 	published             []string
 	order                 []string // "flush" and the msg_type of each Send, in order
+	onSend                func(msgType string, content map[string]any)
 }
 
 type sent struct {
@@ -56,6 +57,9 @@ func (f *fakeTransport) Send(ch transport.Channel, parent *wire.Message, msgType
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, sent{ch, msgType, c})
 	f.order = append(f.order, msgType)
+	if f.onSend != nil {
+		f.onSend(msgType, c)
+	}
 	return nil
 }
 
@@ -98,7 +102,12 @@ func (panickyEngine) IsComplete(code string) (string, string) { return "complete
 // ends.
 func runKernel(t *testing.T, eng Engine) *fakeTransport {
 	t.Helper()
-	ft := newFakeTransport()
+	return runKernelOn(t, newFakeTransport(), eng)
+}
+
+// runKernelOn is runKernel on a fake transport the test has set up.
+func runKernelOn(t *testing.T, ft *fakeTransport, eng Engine) *fakeTransport {
+	t.Helper()
 	k, err := New(Config{Transport: ft, NewEngine: func() (Engine, error) { return eng, nil },
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
@@ -161,5 +170,39 @@ func TestOutputIsFlushedBeforeTheReply(t *testing.T) {
 	defer ft.mu.Unlock()
 	if len(ft.order) < 2 || ft.order[0] != "flush" || ft.order[1] != "execute_reply" {
 		t.Errorf("order = %v, want a flush before execute_reply", ft.order)
+	}
+}
+
+// failingEngine fails the cell "fail" and runs every other.
+type failingEngine struct{ panickyEngine }
+
+func (failingEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
+	if code == "fail" {
+		return engine.Result{Err: &engine.CellError{Name: "Failed", Value: "on purpose"}}
+	}
+	return engine.Result{Data: display.Bundle{"text/plain": code}}
+}
+
+// TestStopOnErrorAbortsOnlyWhatWasQueued checks both halves of stop_on_error:
+// a cell queued behind a failing one is aborted, and a cell the client sends
+// the moment it sees the error reply (the interrupt-then-run case, where a
+// fast client beats the kernel's next step) runs.
+func TestStopOnErrorAbortsOnlyWhatWasQueued(t *testing.T) {
+	ft := newFakeTransport()
+	var once sync.Once
+	ft.onSend = func(msgType string, c map[string]any) {
+		if msgType == "execute_reply" && c["status"] == "error" {
+			once.Do(func() { ft.shell <- request(t, "execute_request", map[string]any{"code": "after"}) })
+		}
+	}
+	ft.shell <- request(t, "execute_request", map[string]any{"code": "fail"})
+	ft.shell <- request(t, "execute_request", map[string]any{"code": "queued"})
+	runKernelOn(t, ft, failingEngine{})
+	got := ft.waitSent(t, 3)
+	want := []string{"error", "aborted", "ok"}
+	for i, w := range want {
+		if got[i].msgType != "execute_reply" || got[i].content["status"] != w {
+			t.Errorf("reply %d = %s %v, want execute_reply with status %s", i, got[i].msgType, got[i].content, w)
+		}
 	}
 }

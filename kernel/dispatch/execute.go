@@ -83,10 +83,13 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 		content["execution_count"] = count
 		content["user_expressions"] = map[string]any{}
 		content["payload"] = []any{}
+		// Count the queued requests before replying: a client that sees the
+		// error reply may send its next cell at once, and that one must run.
+		queued := len(k.t.Shell())
 		k.t.Flush(flushTimeout)
 		k.reply(ch, m, "execute_reply", content)
 		if boolOr(req.StopOnError, true) {
-			k.abortQueued(ch)
+			k.abortQueued(ch, queued)
 		}
 		return
 	}
@@ -155,15 +158,15 @@ func (k *Kernel) userExpressions(ctx context.Context, eng Engine, exprs map[stri
 	return out
 }
 
-// abortQueued answers the execute requests that were already queued behind a
-// failed cell with status "aborted", as ipykernel does for stop_on_error:
-// those the transport had received when the cell failed. Requests sent after
-// the client saw the error reply are served normally.
-func (k *Kernel) abortQueued(ch transport.Channel) {
+// abortQueued answers the first queued execute requests behind a failed cell
+// with status "aborted", as ipykernel does for stop_on_error: the queued
+// requests the transport had received when the cell failed. Requests sent
+// after the client saw the error reply are served normally.
+func (k *Kernel) abortQueued(ch transport.Channel, queued int) {
 	if ch != transport.Shell {
 		return
 	}
-	for n := len(k.t.Shell()); n > 0; n-- {
+	for n := queued; n > 0; n-- {
 		m, ok := <-k.t.Shell()
 		if !ok {
 			return
