@@ -52,7 +52,11 @@ type dropRecord struct {
 
 // ioQueue is the bounded, coalescing queue in front of the IOPub socket.
 // Publish appends to it without blocking on the network; one goroutine (run)
-// takes messages off the head and hands them to send.
+// takes messages off the head and hands them to send. A message that is not a
+// stream, published when nothing is queued or being sent, is sent at once by
+// the publisher instead: status, execute_input, results and displays then
+// cost no hand-over to another goroutine, which is most of a short cell's
+// round trip on a small machine.
 type ioQueue struct {
 	send func(it *outItem, text []byte) // hands one message to the socket
 
@@ -67,6 +71,8 @@ type ioQueue struct {
 	lastNL   bool      // the last stream text queued ended in a newline
 	lastSent time.Time // when the last stream message was sent
 	urgent   uint64    // items with seq < urgent are sent without pacing
+	sending  bool      // a message is being handed to send, outside mu
+	flushers int       // goroutines waiting in flush
 	closed   bool
 	stopped  chan struct{}
 }
@@ -89,7 +95,19 @@ func (q *ioQueue) publish(msgType string, parent *wire.Header, content any) {
 	}
 	if !isStream {
 		q.flushDrops()
-		q.push(&outItem{msgType: msgType, parent: parent, content: content})
+		it := &outItem{msgType: msgType, parent: parent, content: content}
+		if len(q.items) > 0 || q.sending {
+			q.push(it)
+			return
+		}
+		// Nothing is ahead of it: send it here, in order by construction.
+		it.seq = q.nextSeq
+		q.nextSeq++
+		q.sendUnlocked(it, nil)
+		q.doneSeq = it.seq + 1
+		if len(q.items) > 0 || q.flushers > 0 { // else waking run costs a thread wake for nothing
+			q.changed.Broadcast()
+		}
 		return
 	}
 	key := streamKey{name: name}
@@ -156,9 +174,27 @@ func (q *ioQueue) flushDrops() {
 	q.drops = q.drops[:0]
 }
 
+// sendUnlocked hands one message to send with mu released, marking the queue
+// busy so that nothing else is sent meanwhile. mu must be held.
+func (q *ioQueue) sendUnlocked(it *outItem, text []byte) {
+	q.sending = true
+	q.mu.Unlock()
+	defer func() {
+		q.mu.Lock()
+		q.sending = false
+	}()
+	q.send(it, text)
+}
+
 // flush waits until every message queued before the call has been handed to
 // the socket, or until timeout. It reports whether that happened.
 func (q *ioQueue) flush(timeout time.Duration) bool {
+	q.mu.Lock()
+	idle := q.doneSeq == q.nextSeq && len(q.drops) == 0
+	q.mu.Unlock()
+	if idle {
+		return true
+	}
 	deadline := time.Now().Add(timeout)
 	timer := time.AfterFunc(timeout, func() {
 		q.mu.Lock()
@@ -180,6 +216,8 @@ func (q *ioQueue) flush(timeout time.Duration) bool {
 		q.urgent = target
 	}
 	q.changed.Broadcast()
+	q.flushers++
+	defer func() { q.flushers-- }()
 	for q.doneSeq < target && !q.closed {
 		if !time.Now().Before(deadline) {
 			return false
@@ -208,12 +246,14 @@ func (q *ioQueue) run() {
 		if len(q.items) == 0 {
 			return // closed and drained
 		}
+		if q.sending { // a publisher is sending a message queued before these
+			q.changed.Wait()
+			continue
+		}
 		head := q.items[0]
 		if !head.stream {
 			q.items = q.items[1:]
-			q.mu.Unlock()
-			q.send(head, nil)
-			q.mu.Lock()
+			q.sendUnlocked(head, nil)
 			q.doneSeq = head.seq + 1
 			q.changed.Broadcast()
 			continue
@@ -238,9 +278,7 @@ func (q *ioQueue) run() {
 		if last {
 			q.items = q.items[1:]
 		}
-		q.mu.Unlock()
-		q.send(head, chunk)
-		q.mu.Lock()
+		q.sendUnlocked(head, chunk)
 		q.lastSent = time.Now()
 		if last {
 			q.doneSeq = head.seq + 1

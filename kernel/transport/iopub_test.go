@@ -311,3 +311,50 @@ func TestIOPubMessageShape(t *testing.T) {
 		t.Errorf("status without parent: parent %s content %s, want {} {}", st.Frames[4], st.Frames[6])
 	}
 }
+
+// TestQueueSendsAtOnceOnlyWhenNothingIsAhead checks the publisher's direct
+// send: a status published on an empty queue is on the socket when publish
+// returns, and a message published while another is being sent waits its turn
+// behind it, never beside it.
+func TestQueueSendsAtOnceOnlyWhenNothingIsAhead(t *testing.T) {
+	r := &recorder{}
+	inSend := make(chan string, 4)
+	release := make(chan struct{})
+	var hold atomic.Bool
+	q := newIOQueue(func(it *outItem, text []byte) {
+		if hold.Load() {
+			inSend <- it.msgType
+			<-release
+		}
+		r.send(it, text)
+	})
+	defer q.close(time.Second)
+	p := &wire.Header{MsgID: "cell"}
+
+	q.publish("status", p, nil)
+	if got := r.all(); len(got) != 1 || got[0] != "status" {
+		t.Fatalf("after publish on an empty queue, sent = %v, want [status] already", got)
+	}
+
+	hold.Store(true)
+	go q.publish("execute_input", p, nil) // sends directly, held inside send
+	if got := <-inSend; got != "execute_input" {
+		t.Fatalf("first held send = %q", got)
+	}
+	q.publish("stream", p, StreamContent{"stdout", "x"})
+	q.publish("execute_result", p, nil) // must queue behind the stream
+	select {
+	case m := <-inSend:
+		t.Fatalf("%q was sent while execute_input was still being sent", m)
+	case <-time.After(50 * time.Millisecond):
+	}
+	hold.Store(false)
+	close(release)
+	if !q.flush(5 * time.Second) {
+		t.Fatal("flush timed out")
+	}
+	want := []string{"status", "execute_input", "stream:stdout:x", "execute_result"}
+	if got := r.all(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("sent = %v, want %v", got, want)
+	}
+}
