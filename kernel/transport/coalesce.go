@@ -1,13 +1,18 @@
 package transport
 
 import (
+	"bufio"
 	"encoding/binary"
 	"net"
 	"sync"
 	"time"
 )
 
-// msgConn writes each ZMTP message with one system call.
+// msgConn writes each ZMTP message with one system call, and reads through a
+// buffer.
+//
+// zmq4 reads a frame's header and body with separate reads, a dozen system
+// calls for one Jupyter message; the buffer takes what has arrived in one.
 //
 // zmq4 writes every frame's header and body separately, so a Jupyter message
 // of seven frames left in fourteen TCP segments, each waking the peer. msgConn
@@ -18,6 +23,7 @@ import (
 // than coalesceFlush, so that a framing it cannot follow only costs latency.
 type msgConn struct {
 	net.Conn
+	r *bufio.Reader // only zmq4's reading goroutine reads
 
 	mu       sync.Mutex
 	greeting int    // greeting bytes still to pass through unframed
@@ -35,9 +41,14 @@ const (
 	zmtpGreetingLen = 64
 	coalesceLimit   = 64 << 10
 	coalesceFlush   = 2 * time.Millisecond
+	readBuffer      = 64 << 10
 )
 
-func newMsgConn(c net.Conn) *msgConn { return &msgConn{Conn: c, greeting: zmtpGreetingLen} }
+func newMsgConn(c net.Conn) *msgConn {
+	return &msgConn{Conn: c, r: bufio.NewReaderSize(c, readBuffer), greeting: zmtpGreetingLen}
+}
+
+func (c *msgConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
 func (c *msgConn) Write(p []byte) (int, error) {
 	c.mu.Lock()

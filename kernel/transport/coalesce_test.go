@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"sync"
 	"testing"
@@ -11,11 +12,26 @@ import (
 	"github.com/go-zeromq/zmq4"
 )
 
-// countingConn records each Write.
+// countingConn records each Write, and counts the Reads of what it is given
+// to read.
 type countingConn struct {
 	net.Conn
 	mu     sync.Mutex
 	writes [][]byte
+	toRead []byte
+	reads  int
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reads++
+	if len(c.toRead) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.toRead)
+	c.toRead = c.toRead[n:]
+	return n, nil
 }
 
 func (c *countingConn) Write(p []byte) (int, error) {
@@ -57,6 +73,38 @@ func TestMsgConnWritesOneMessageAtOnce(t *testing.T) {
 	want := append([]byte("\x01\x02id\x01\x00\x02\x00\x00\x00\x00\x00\x00\x01\x2c"), long...)
 	if !bytes.Equal(w[2], want) {
 		t.Errorf("message bytes changed:\n got %q\nwant %q", w[2], want)
+	}
+}
+
+// TestMsgConnReadsThroughABuffer checks that a message that has arrived whole
+// is taken from the connection with one read, however zmq4 asks for it.
+func TestMsgConnReadsThroughABuffer(t *testing.T) {
+	var msg []byte
+	for i := 0; i < 7; i++ {
+		msg = append(msg, 0x01, 10)
+		msg = append(msg, bytes.Repeat([]byte{byte('a' + i)}, 10)...)
+	}
+	raw := &countingConn{toRead: append([]byte(nil), msg...)}
+	c := newMsgConn(raw)
+	var got []byte
+	buf := make([]byte, 2)
+	for len(got) < len(msg) { // header, then body, as zmq4 reads
+		n, err := io.ReadFull(c, buf[:2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, buf[:n]...)
+		body := make([]byte, buf[1])
+		if _, err := io.ReadFull(c, body); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, body...)
+	}
+	if !bytes.Equal(got, msg) {
+		t.Fatalf("read %q, want %q", got, msg)
+	}
+	if raw.reads != 1 {
+		t.Errorf("%d reads from the connection for one message, want 1", raw.reads)
 	}
 }
 
