@@ -190,13 +190,21 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 		return // no comms exist; nothing to answer, as ipykernel does
 	}
 	k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
-	defer k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
+	var after func() // bookkeeping done once the client has its answer
+	defer func() {
+		k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
+		if after != nil {
+			// Still before the next request: a history_request that follows
+			// finds the cell, and a shutdown waits for it (Run is this loop).
+			after()
+		}
+	}()
 	defer k.recoverRequest(ch, m)
 	switch typ {
 	case "kernel_info_request":
 		k.reply(ch, m, "kernel_info_reply", k.kernelInfo())
 	case "execute_request":
-		k.execute(ctx, ch, m)
+		after = k.execute(ctx, ch, m)
 	case "complete_request":
 		k.complete(ch, m)
 	case "inspect_request":

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/history"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
@@ -204,5 +206,68 @@ func TestStopOnErrorAbortsOnlyWhatWasQueued(t *testing.T) {
 		if got[i].msgType != "execute_reply" || got[i].content["status"] != w {
 			t.Errorf("reply %d = %s %v, want execute_reply with status %s", i, got[i].msgType, got[i].content, w)
 		}
+	}
+}
+
+// orderHistory is a History that notes what the transport had done when a
+// cell was saved.
+type orderHistory struct {
+	ft    *fakeTransport
+	mu    sync.Mutex
+	saved []string // per Add: the IOPub messages published before it, joined
+	lines []history.Entry
+}
+
+func (h *orderHistory) Session() int { return 1 }
+func (h *orderHistory) Add(line int, input, output string) error {
+	h.ft.mu.Lock()
+	before := strings.Join(h.ft.published, ",")
+	h.ft.mu.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.saved = append(h.saved, before)
+	h.lines = append(h.lines, history.Entry{Session: 1, Line: line, Input: input})
+	return nil
+}
+func (h *orderHistory) Tail(n int, output bool) []history.Entry {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]history.Entry(nil), h.lines...)
+}
+func (h *orderHistory) Range(session, start, stop int, output bool) []history.Entry {
+	return h.Tail(0, output)
+}
+func (h *orderHistory) Search(pattern string, n int, unique bool, output bool) []history.Entry {
+	return h.Tail(n, output)
+}
+
+// TestHistoryIsSavedAfterIdleAndBeforeTheNextRequest checks that saving a
+// cell to the history file does not hold the client up (it happens after the
+// idle status) and is still done before the next request is served.
+func TestHistoryIsSavedAfterIdleAndBeforeTheNextRequest(t *testing.T) {
+	ft := newFakeTransport()
+	h := &orderHistory{ft: ft}
+	k, err := New(Config{Transport: ft, NewEngine: func() (Engine, error) { return failingEngine{}, nil },
+		History: h, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ft.shell <- request(t, "execute_request", map[string]any{"code": "x := 1"})
+	ft.shell <- request(t, "history_request", map[string]any{"hist_access_type": "tail", "n": 10})
+	go k.Run(ctx)
+	got := ft.waitSent(t, 2)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.saved) != 1 {
+		t.Fatalf("history saved %d times, want 1", len(h.saved))
+	}
+	// starting, busy, execute_input, execute_result, idle: all out before the save.
+	if want := "status,status,execute_input,execute_result,status"; h.saved[0] != want {
+		t.Errorf("published before the save: %s, want %s", h.saved[0], want)
+	}
+	if hist, _ := got[1].content["history"].([]any); got[1].msgType != "history_reply" || len(hist) != 1 {
+		t.Errorf("the history_request after the cell got %s %v, want the cell", got[1].msgType, got[1].content)
 	}
 }

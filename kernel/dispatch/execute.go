@@ -37,7 +37,10 @@ func boolOr(p *bool, def bool) bool {
 	return *p
 }
 
-func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Message) {
+// execute runs one cell and answers it. It returns the bookkeeping that need
+// not hold the client up (saving the cell to the history file), for handle
+// to do after the idle status; nil when there is none.
+func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Message) (after func()) {
 	var req executeRequest
 	if err := json.Unmarshal(m.Content, &req); err != nil {
 		k.log.Warn("bad execute_request content", "err", err)
@@ -45,7 +48,7 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 			"status": "error", "ename": "BadRequest", "evalue": "execute_request content is not valid JSON: " + err.Error(),
 			"traceback": []string{}, "execution_count": k.count(),
 		})
-		return
+		return nil
 	}
 	k.mu.Lock()
 	if req.storeHistory() {
@@ -69,8 +72,10 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 	sink := &cellSink{k: k, parent: m, silent: req.Silent, allowStdin: boolOr(req.AllowStdin, false), ctx: cellCtx}
 	res := eng.Execute(cellCtx, req.Code, sink)
 	if req.storeHistory() && k.cfg.History != nil {
-		if err := k.cfg.History.Add(count, req.Code, plainText(res.Data)); err != nil {
-			k.log.Warn("saving history failed", "err", err)
+		after = func() {
+			if err := k.cfg.History.Add(count, req.Code, plainText(res.Data)); err != nil {
+				k.log.Warn("saving history failed", "err", err)
+			}
 		}
 	}
 
@@ -91,7 +96,7 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 		if boolOr(req.StopOnError, true) {
 			k.abortQueued(ch, queued)
 		}
-		return
+		return after
 	}
 	if res.Data != nil && !req.Silent {
 		md := res.Metadata
@@ -108,6 +113,7 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 	}
 	k.t.Flush(flushTimeout)
 	k.reply(ch, m, "execute_reply", content)
+	return after
 }
 
 // flushTimeout bounds the wait for queued output before a reply: streams
