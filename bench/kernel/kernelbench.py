@@ -4,10 +4,13 @@
   /usr/bin/python3 bench/kernel/kernelbench.py [--n 500] [--starts 10] [--gocl bin/gocl]
 
 round trip: an execute_request of `x = 1` from send to execute_reply and the
-idle status, median and p99 over N; cold start: process start to the first
-kernel_info_reply, median over STARTS. Both kernels are driven by
-jupyter_client's BlockingKernelClient. Prints a markdown table with ratios
-(gocl / ipykernel) for bench/RESULTS.md.
+idle status, median and p99 over N, through three clients that both kernels
+share: jupyter_client's BlockingKernelClient; a lean client (pyzmq sockets
+and jupyter_client's Session, parsing each message as it arrives); and a
+wire-level client that stops the clock when the messages arrive and verifies
+them afterwards. Cold start: process start to the first kernel_info_reply,
+median over STARTS, through BlockingKernelClient. Prints a markdown table with
+ratios (gocl / ipykernel) for bench/RESULTS.md.
 """
 import argparse
 import os
@@ -73,57 +76,123 @@ def round_trip(kernel_name, code, n):
         km.shutdown_kernel(now=True)
 
 
+class BareClient:
+    """pyzmq shell (DEALER) and IOPub (SUB) sockets on a fresh kernel, with
+    jupyter_client's Session for signing and parsing: no channel threads, no
+    queues."""
+
+    def __init__(self, kernel_name):
+        import zmq
+        from jupyter_client.session import Session
+        self.km = KernelManager(kernel_name=kernel_name)
+        self.km.start_kernel()
+        ci = self.km.get_connection_info()
+        key = ci["key"] if isinstance(ci["key"], bytes) else ci["key"].encode()
+        self.session = Session(key=key)
+        self.ctx = zmq.Context()
+        self.shell = self.ctx.socket(zmq.DEALER)
+        self.shell.connect("tcp://%s:%d" % (ci["ip"], ci["shell_port"]))
+        self.iopub = self.ctx.socket(zmq.SUB)
+        self.iopub.setsockopt(zmq.SUBSCRIBE, b"")
+        self.iopub.connect("tcp://%s:%d" % (ci["ip"], ci["iopub_port"]))
+        self.poller = zmq.Poller()
+        self.poller.register(self.shell, zmq.POLLIN)
+        self.poller.register(self.iopub, zmq.POLLIN)
+        deadline = time.time() + 60
+        while True:  # until IOPub is connected: a kernel_info answered with its idle status
+            self.session.send(self.shell, "kernel_info_request", {})
+            if self.iopub.poll(1000):
+                break
+            if time.time() > deadline:
+                raise RuntimeError(kernel_name + " did not answer")
+        time.sleep(0.5)
+        while self.iopub.poll(0) or self.shell.poll(0):
+            (self.iopub if self.iopub.poll(0) else self.shell).recv_multipart()
+
+    def send_execute(self, code):
+        return self.session.send(self.shell, "execute_request", {
+            "code": code, "silent": False, "store_history": True, "user_expressions": {},
+            "allow_stdin": False})["header"]["msg_id"]
+
+    def close(self):
+        self.shell.close(0)
+        self.iopub.close(0)
+        self.ctx.term()
+        self.km.shutdown_kernel(now=True)
+
+
 def lean_round_trip(kernel_name, code, n):
     """The same round trip through bare pyzmq sockets and jupyter_client's
-    Session (signing and parsing only): what is left when the blocking
-    client's own machinery (its channel threads and queues) is taken out."""
-    import zmq
-    from jupyter_client.session import Session
-    km = KernelManager(kernel_name=kernel_name)
-    km.start_kernel()
-    ci = km.get_connection_info()
-    key = ci["key"] if isinstance(ci["key"], bytes) else ci["key"].encode()
-    session = Session(key=key)
-    ctx = zmq.Context()
-    shell = ctx.socket(zmq.DEALER)
-    shell.connect("tcp://%s:%d" % (ci["ip"], ci["shell_port"]))
-    iopub = ctx.socket(zmq.SUB)
-    iopub.setsockopt(zmq.SUBSCRIBE, b"")
-    iopub.connect("tcp://%s:%d" % (ci["ip"], ci["iopub_port"]))
+    Session, which verifies and parses each message as it arrives: what is
+    left when the blocking client's own machinery (its channel threads and
+    queues) is taken out."""
+    c = BareClient(kernel_name)
 
     def once():
         t0 = time.perf_counter()
-        msg_id = session.send(shell, "execute_request", {"code": code, "silent": False, "store_history": True,
-                                                         "user_expressions": {}, "allow_stdin": False})["header"]["msg_id"]
+        msg_id = c.send_execute(code)
         while True:
-            _, reply = session.recv(shell, mode=0)
+            _, reply = c.session.recv(c.shell, mode=0)
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
         while True:
-            _, m = session.recv(iopub, mode=0)
+            _, m = c.session.recv(c.iopub, mode=0)
             if m["msg_type"] == "status" and m["parent_header"].get("msg_id") == msg_id \
                     and m["content"]["execution_state"] == "idle":
                 return time.perf_counter() - t0
 
     try:
-        deadline = time.time() + 60
-        while True:  # until IOPub is connected: a kernel_info answered with its idle status
-            msg_id = session.send(shell, "kernel_info_request", {})["header"]["msg_id"]
-            if iopub.poll(1000):
-                break
-            if time.time() > deadline:
-                raise RuntimeError(kernel_name + " did not answer")
-        time.sleep(0.5)
-        while iopub.poll(0) or shell.poll(0):
-            (iopub if iopub.poll(0) else shell).recv_multipart()
         for _ in range(20):
             once()
         return [once() for _ in range(n)]
     finally:
-        shell.close(0)
-        iopub.close(0)
-        ctx.term()
-        km.shutdown_kernel(now=True)
+        c.close()
+
+
+def wire_round_trip(kernel_name, code, n):
+    """The same round trip with the clock stopped when the execute_reply and
+    the idle status have arrived at the client's sockets, before the client
+    verifies and parses them: the kernel's latency, with the client's own
+    per-message work (the same for every kernel) left out of the clock but
+    still done, after it. Each message is verified by Session afterwards and
+    the reply must be ok."""
+    c = BareClient(kernel_name)
+
+    def once():
+        t0 = time.perf_counter()
+        msg_id = c.send_execute(code)
+        want = msg_id.encode()
+        frames, reply, idle = [], False, False
+        while not (reply and idle):
+            for sock, _ in c.poller.poll():
+                msg = sock.recv_multipart(copy=True)
+                frames.append(msg)
+                i = msg.index(b"<IDS|MSG>")
+                if want not in msg[i + 3]:  # parent header
+                    continue
+                if sock is c.shell:
+                    reply = True
+                elif b'"idle"' in msg[i + 5] and b'"status"' in msg[i + 2]:
+                    idle = True
+        elapsed = time.perf_counter() - t0
+        seen = set()
+        for msg in frames:  # what the clock left out: verify and parse every message
+            _, parts = c.session.feed_identities(msg)
+            m = c.session.deserialize(parts)
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            if m["msg_type"] == "execute_reply":
+                assert m["content"]["status"] == "ok", m["content"]
+            seen.add((m["msg_type"], m["content"].get("execution_state")))
+        assert {("execute_reply", None), ("status", "busy"), ("status", "idle")} <= seen, seen
+        return elapsed
+
+    try:
+        for _ in range(20):
+            once()
+        return [once() for _ in range(n)]
+    finally:
+        c.close()
 
 
 def cold_start(kernel_name):
@@ -174,8 +243,10 @@ def main():
         for name, code in (("gocl", "x := 1"), ("python3", "x = 1")):
             rt = round_trip(name, code, args.n)
             lean = lean_round_trip(name, code, args.n)
+            wire = wire_round_trip(name, code, args.n)
             cs = [cold_start(name) for _ in range(args.starts)]
-            rows[name] = (statistics.median(rt), p99(rt), statistics.median(cs), statistics.median(lean), p99(lean))
+            rows[name] = (statistics.median(rt), p99(rt), statistics.median(cs), statistics.median(lean), p99(lean),
+                          statistics.median(wire), p99(wire))
             print(f"{name}: round trip median {rows[name][0]*1e3:.2f} ms p99 {rows[name][1]*1e3:.2f} ms, "
                   f"cold start median {rows[name][2]*1e3:.0f} ms", file=sys.stderr)
     finally:
@@ -190,6 +261,8 @@ def main():
     print(f"| cold start to kernel_info_reply, median | {g[2]*1e3:.0f} ms | {p[2]*1e3:.0f} ms | {g[2]/p[2]:.2f}x | <= 0.1x |")
     print(f"| round trip, lean client (pyzmq + Session), median | {g[3]*1e3:.2f} ms | {p[3]*1e3:.2f} ms | {g[3]/p[3]:.2f}x | |")
     print(f"| round trip, lean client, p99 | {g[4]*1e3:.2f} ms | {p[4]*1e3:.2f} ms | {g[4]/p[4]:.2f}x | |")
+    print(f"| round trip, wire-level client (clock stops on arrival), median | {g[5]*1e3:.2f} ms | {p[5]*1e3:.2f} ms | {g[5]/p[5]:.2f}x | |")
+    print(f"| round trip, wire-level client, p99 | {g[6]*1e3:.2f} ms | {p[6]*1e3:.2f} ms | {g[6]/p[6]:.2f}x | |")
 
 
 if __name__ == "__main__":
