@@ -51,12 +51,13 @@ type dropRecord struct {
 }
 
 // ioQueue is the bounded, coalescing queue in front of the IOPub socket.
-// Publish appends to it without blocking on the network; one goroutine (run)
-// takes messages off the head and hands them to send. A message that is not a
-// stream, published when nothing is queued or being sent, is sent at once by
-// the publisher instead: status, execute_input, results and displays then
-// cost no hand-over to another goroutine, which is most of a short cell's
-// round trip on a small machine.
+// Publish appends to it; one goroutine (run) takes messages off the head and
+// hands them to send. A message that is not a stream, published when nothing
+// is queued or being sent, is sent at once by the publisher instead: status,
+// execute_input, results and displays then cost no hand-over to another
+// goroutine, which is most of a short cell's round trip on a small machine.
+// Only that direct send can block its publisher on the network, and for at
+// most the subscriber's stall timeout; stream output never does.
 type ioQueue struct {
 	send func(it *outItem, text []byte) // hands one message to the socket
 
