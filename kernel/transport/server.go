@@ -233,11 +233,13 @@ func (s *Server) Send(ch Channel, parent *wire.Message, msgType string, content 
 }
 
 // Publish queues msgType on IOPub with parent's header as parent_header (nil
-// parent: {}). It never blocks for long, whatever the cell prints: stream
+// parent: {}). Whatever the cell prints, it does not block on output: stream
 // messages ("stream" with content StreamContent or a map with "name" and
 // "text") are merged, paced and, when too much waits, dropped with a notice.
-// Other messages are never dropped nor reordered. content is marshaled before
-// Publish returns.
+// Other messages are never dropped nor reordered; one published when nothing
+// is queued is written at once, so it can wait for a subscriber that stopped
+// reading, at most stallTimeout, after which that subscriber is dropped.
+// content is marshaled before Publish returns.
 func (s *Server) Publish(parent *wire.Message, msgType string, content any) {
 	var ph *wire.Header
 	if parent != nil {
