@@ -114,6 +114,16 @@ class BareClient:
             "code": code, "silent": False, "store_history": True, "user_expressions": {},
             "allow_stdin": False})["header"]["msg_id"]
 
+    def time(self, once, n):
+        """Runs once 20 times to warm up, then n times; returns its results
+        and closes the client."""
+        try:
+            for _ in range(20):
+                once()
+            return [once() for _ in range(n)]
+        finally:
+            self.close()
+
     def close(self):
         self.shell.close(0)
         self.iopub.close(0)
@@ -141,12 +151,7 @@ def lean_round_trip(kernel_name, code, n):
                     and m["content"]["execution_state"] == "idle":
                 return time.perf_counter() - t0
 
-    try:
-        for _ in range(20):
-            once()
-        return [once() for _ in range(n)]
-    finally:
-        c.close()
+    return c.time(once, n)
 
 
 def wire_round_trip(kernel_name, code, n):
@@ -187,12 +192,7 @@ def wire_round_trip(kernel_name, code, n):
         assert {("execute_reply", None), ("status", "busy"), ("status", "idle")} <= seen, seen
         return elapsed
 
-    try:
-        for _ in range(20):
-            once()
-        return [once() for _ in range(n)]
-    finally:
-        c.close()
+    return c.time(once, n)
 
 
 def cold_start(kernel_name):
