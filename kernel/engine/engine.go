@@ -166,6 +166,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	b.WriteString(")\n")
 	b.WriteString(helperSource)
+	b.WriteString(builtinSource)
 	if _, ok := pre["display"]; ok && pre["display"] == displayPath {
 		b.WriteString(richSource)
 	}
@@ -177,6 +178,9 @@ func New(opts Options) (*Engine, error) {
 		if strings.HasPrefix(name, helperPrefix) {
 			delete(e.decls, name)
 		}
+	}
+	for _, name := range builtinNames {
+		delete(e.decls, name)
 	}
 	e.state.Unlock()
 

@@ -24,6 +24,41 @@ const hookPath = "gocl.engine/hook"
 // displayPath is the import path of the display package cells use.
 const displayPath = "github.com/seed43a1e1ab/gocl/kernel/display"
 
+// builtinSource defines Go 1.21's min and max, which yaegi v0.16.1 lacks, as
+// generic functions over the ordered types. A NaN argument makes the result
+// NaN, as the builtins do. Unlike the builtins, untyped constants of mixed
+// kinds (min(1, 2.5)) take the first argument's type, so they fail to
+// compile; write min(1.0, 2.5). Cells may still declare their own min and max.
+const builtinSource = `
+func min[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x T, y ...T) T {
+	for _, v := range y {
+		if x != x {
+			return x
+		}
+		if v != v || v < x {
+			x = v
+		}
+	}
+	return x
+}
+
+func max[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x T, y ...T) T {
+	for _, v := range y {
+		if x != x {
+			return x
+		}
+		if v != v || v > x {
+			x = v
+		}
+	}
+	return x
+}
+`
+
+// builtinNames are the names builtinSource declares: builtins to the user,
+// not declarations of theirs.
+var builtinNames = []string{"min", "max"}
+
 // helperSource is compiled in every interpreter. The show helpers run in
 // interpreted code so that methods of interpreted types are seen (yaegi gives
 // compiled code no access to them). yaegi v0.16.1 fails the comma-ok
