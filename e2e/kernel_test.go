@@ -81,6 +81,12 @@ func TestExecuteStreamsResultsAndCount(t *testing.T) {
 	if rep["execution_count"].(float64) != 3 {
 		t.Errorf("count = %v, want 3", rep["execution_count"])
 	}
+	// Go 1.21's min and max, which the interpreter lacks, work in cells.
+	rep, outs = k.execute("float64(min(x, 3, 7)) + max(2.5, 1.5)", nil)
+	if res := ofType(outs, "execute_result"); rep["status"] != "ok" || len(res) != 1 ||
+		decode(t, res[0])["data"].(map[string]any)["text/plain"] != "5.5" {
+		t.Errorf("min and max: reply %v, outputs %d", rep, len(outs))
+	}
 }
 
 func TestErrorsPointAtTheCellAndKeepState(t *testing.T) {
