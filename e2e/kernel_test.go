@@ -87,6 +87,12 @@ func TestExecuteStreamsResultsAndCount(t *testing.T) {
 		decode(t, res[0])["data"].(map[string]any)["text/plain"] != "5.5" {
 		t.Errorf("min and max: reply %v, outputs %d", rep, len(outs))
 	}
+	// So does a comma-ok receive at a cell's top level.
+	rep, outs = k.execute("rc := make(chan int, 1)\nrc <- 4\nrv, rok := <-rc\nfmt.Sprint(rv*10, rok)", nil)
+	if res := ofType(outs, "execute_result"); rep["status"] != "ok" || len(res) != 1 ||
+		decode(t, res[0])["data"].(map[string]any)["text/plain"] != `"40 true"` {
+		t.Errorf("comma-ok receive: reply %v, outputs %d", rep, len(outs))
+	}
 }
 
 func TestErrorsPointAtTheCellAndKeepState(t *testing.T) {

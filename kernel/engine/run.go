@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"log"
 	"path"
 	"strconv"
 	"strings"
@@ -126,6 +128,9 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 			// before it, and a panic is located at its statement.
 			for _, st := range stmts {
 				parts := commaOK(st) // yaegi gaps: see scoped.go
+				if parts == nil {
+					parts = e.typedReceive(st)
+				}
 				if parts == nil {
 					parts = []ast.Stmt{inFunc(st)}
 				}
@@ -413,11 +418,36 @@ const yaegiFailed = "the interpreter (yaegi) failed on this code"
 // panics on some valid cells, e.g. "nil type" for a top-level
 // `v, ok := x.(T)`) turned into a compile error, so that a cell the
 // interpreter cannot handle fails alone instead of stopping the kernel.
+//
+// yaegi raises some of those panics with log.Panic, which first writes the
+// message to the standard logger: into the cell's stderr, dated, above the
+// compile error that says the same. The logger's output is held during the
+// compile, and that line dropped when the compile panicked with it.
 func (e *Engine) compileAST(n ast.Node) (prog *interp.Program, err error) {
+	var held bytes.Buffer // log serializes its writes, and SetOutput waits for them
+	prev := log.Writer()
+	log.SetOutput(&held)
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		log.SetOutput(prev)
+		out := held.Bytes()
+		if r != nil {
 			prog, err = nil, fmt.Errorf("%s: %v; rewriting it, e.g. moving it into a function, usually helps", yaegiFailed, r)
+			out = dropLastLine(out, fmt.Sprint(r))
+		}
+		if len(out) > 0 {
+			prev.Write(out) // what cells' goroutines logged meanwhile
 		}
 	}()
 	return e.in.CompileAST(n)
+}
+
+// dropLastLine removes the last line of b when it ends with msg.
+func dropLastLine(b []byte, msg string) []byte {
+	body := bytes.TrimSuffix(b, []byte("\n"))
+	start := bytes.LastIndexByte(body, '\n') + 1
+	if !bytes.HasSuffix(body[start:], []byte(msg)) {
+		return b
+	}
+	return b[:start]
 }

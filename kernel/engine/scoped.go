@@ -64,7 +64,7 @@ func hasMultiDefine(n ast.Node) bool {
 //
 // The map form reads m[k] twice, so it is used only when m and k are names,
 // selectors or literals (no calls whose effects would repeat). A receive
-// (v, ok := <-ch) cannot be split this way and is left as written.
+// (v, ok := <-ch) cannot be split this way: typedReceive handles it.
 func commaOK(st ast.Stmt) []ast.Stmt {
 	as, ok := st.(*ast.AssignStmt)
 	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
@@ -206,6 +206,65 @@ func (e *Engine) runTypedIndex(ctx context.Context, cell string, p *parsed, st a
 		}
 	}
 	return nil, true
+}
+
+// typedReceive rewrites `v, ok := <-ch` in the global scope, where yaegi
+// v0.16.1 fails ("nil type") as it does for the other comma-ok forms. The
+// receive cannot be split into two reads as commaOK splits a map index, so
+// the element type is read off the live channel (a global's value) and
+// written out: `var v T; var ok bool; v, ok = <-ch`. It returns nil when st
+// has another form, ch is not a global channel, or its element type cannot
+// be written in the cell's terms; then st runs as written.
+func (e *Engine) typedReceive(st ast.Stmt) []ast.Stmt {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+		return nil
+	}
+	v, okName := as.Lhs[0].(*ast.Ident), as.Lhs[1].(*ast.Ident)
+	recv, _ := as.Rhs[0].(*ast.UnaryExpr)
+	if v == nil || okName == nil || recv == nil || recv.Op != token.ARROW {
+		return nil
+	}
+	chName, _ := recv.X.(*ast.Ident)
+	if chName == nil {
+		return nil
+	}
+	sc := e.Scope()
+	ch := sc.Globals[chName.Name].Value
+	for ch.IsValid() && ch.Kind() == reflect.Interface && !ch.IsNil() {
+		ch = ch.Elem()
+	}
+	if !ch.IsValid() || ch.Kind() != reflect.Chan {
+		return nil
+	}
+	aliases := map[string]string{}
+	for alias, path := range sc.Imports {
+		aliases[path] = alias
+	}
+	elemSrc, ok := typeSource(ch.Type().Elem(), aliases)
+	if !ok {
+		return nil
+	}
+	elemType, err := parser.ParseExpr(elemSrc)
+	if err != nil {
+		return nil
+	}
+	pos := as.Pos()
+	setPos(elemType, pos)
+	// yaegi also fails (a reflect panic) on `_` in `v, _ = <-ch`, so a blank
+	// name becomes a hidden helper variable.
+	var parts []ast.Stmt
+	declare := func(name *ast.Ident, typ ast.Expr, blank string) *ast.Ident {
+		id := &ast.Ident{NamePos: name.NamePos, Name: name.Name}
+		if id.Name == "_" {
+			id.Name = helperPrefix + blank
+		}
+		parts = append(parts, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR,
+			Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{id}, Type: typ}}}})
+		return &ast.Ident{NamePos: id.NamePos, Name: id.Name}
+	}
+	lhs := []ast.Expr{declare(v, elemType, "recv"), declare(okName, &ast.Ident{NamePos: pos, Name: "bool"}, "ok")}
+	return append(parts, &ast.AssignStmt{Lhs: lhs, TokPos: as.TokPos, Tok: token.ASSIGN, Rhs: as.Rhs})
 }
 
 // typeSource writes t in Go syntax, naming packages by their alias in cells.

@@ -54,6 +54,36 @@ func TestCommaOKAtTopLevel(t *testing.T) {
 	expect(t, "the names stay defined", got, "true")
 }
 
+// TestCommaOKReceiveAtTopLevel covers `v, ok := <-ch` in a cell's global
+// scope, which yaegi fails ("nil type"): the element type is read off the
+// live channel. The receive happens once per statement.
+func TestCommaOKReceiveAtTopLevel(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, "ch := make(chan int, 2)\nch <- 5\nch <- 6\nv, open := <-ch\nfmt.Println(v, open, len(ch))")
+	expect(t, "first receive", r.text("stdout"), "5 true 1\n")
+	_, r = ok(t, e, "close(ch)\nw, open2 := <-ch\nx, open3 := <-ch\nfmt.Println(w, open2, x, open3)")
+	expect(t, "drain, then closed", r.text("stdout"), "6 true 0 false\n")
+	_, r = ok(t, e, "names := make(chan []string, 1)\nnames <- []string{\"a\"}\nns, _ := <-names\nfmt.Println(ns)")
+	expect(t, "composite element type", r.text("stdout"), "[a]\n")
+	_, r = ok(t, e, "tick := make(chan time.Duration, 1)\ntick <- time.Second\nd, got := <-tick\nfmt.Println(d, got)")
+	expect(t, "a package's type", r.text("stdout"), "1s true\n")
+	_, r = ok(t, e, "tick <- time.Minute\n_, more := <-tick\nch2 := make(chan string, 1)\nch2 <- \"s\"\n_, more2 := <-ch2\nfmt.Println(more, more2, len(tick), len(ch2))")
+	expect(t, "blank values of two types", r.text("stdout"), "true true 0 0\n")
+	got, _ := ok(t, e, "open && !open3")
+	expect(t, "the names stay defined", got, "true")
+
+	// A cell-defined element type cannot be written out: yaegi's error
+	// stays, alone (its log.Panic line is not also on stderr), and the
+	// kernel's logger still reaches the cell afterwards.
+	res, r := run(t, e, "type P struct{ A int }\npc := make(chan P, 1)\npc <- P{3}\np, okP := <-pc")
+	if res.Err == nil || !strings.Contains(res.Err.Value, "nil type") {
+		t.Fatalf("receive of a cell type: %v", res.Err)
+	}
+	expect(t, "stderr beside the compile error", r.text("stderr"), "")
+	_, r = ok(t, e, "import \"log\"\nlog.SetFlags(0)\nlog.Print(\"still logging\")")
+	expect(t, "log after the failed compile", r.text("stderr"), "still logging\n")
+}
+
 // TestIndexOfCompiledNamedCollections covers `x := s[i]` at a cell's top
 // level where s has a compiled package's named slice or map type, which
 // yaegi cannot type (cl.Platforms()[0] is the case users meet).
