@@ -138,6 +138,13 @@ func TestCompleteUserNames(t *testing.T) {
 	sc.sources = append(sc.sources, `q := &point{X: 1}`)
 	c, _ = complete(t, shared, "q.N|", sc)
 	wantMatches(t, c, "Norm")
+
+	// After a type assertion, the asserted type's members.
+	sc.sources = append(sc.sources, `var anything any = p`)
+	c, _ = complete(t, shared, "anything.(point).|", sc)
+	wantMatches(t, c, "X", "Tags", "Norm", "Move")
+	c, _ = complete(t, shared, "n := anything.(*point).No|", sc)
+	wantMatches(t, c, "Norm")
 }
 
 func TestCompleteCompiledValue(t *testing.T) {
@@ -153,6 +160,15 @@ func TestCompleteCompiledValue(t *testing.T) {
 	wantMatches(t, c, "Min", "Max")
 	c, _ = complete(t, shared, "err.|", sc)
 	wantMatches(t, c, "Error")
+	// After a type assertion to a package's type, that type's methods.
+	var box any = &b
+	sc.globals["box"] = reflect.ValueOf(&box).Elem()
+	c, _ = complete(t, shared, "box.(*strings.Builder).Wr|", sc)
+	wantMatches(t, c, "WriteString", "WriteByte")
+	c, _ = complete(t, shared, "fmt.Stringer(nil).(interface{ String() string }).|", sc)
+	if len(c.Matches) != 0 {
+		t.Errorf("an assertion to an unnamed type offers %v", c.Matches)
+	}
 }
 
 func TestCompleteKeywordsAndBuiltins(t *testing.T) {

@@ -2,6 +2,7 @@ package assist
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/types"
 	"reflect"
 	"sort"
@@ -217,6 +218,13 @@ func dynamic(v reflect.Value) reflect.Value {
 // apply follows one step of a chain from op.
 func (s *session) apply(op operand, st step) (operand, bool) {
 	switch st.kind {
+	case stepAssert:
+		x, err := parser.ParseExpr(st.name)
+		if err != nil || op.isType || op.kind == "type" || op.pkg != "" {
+			return operand{}, false
+		}
+		t := s.fromTypeExpr(x, "var")
+		return t, t.typ != nil || t.user != ""
 	case stepCall:
 		if op.kind == "type" || op.isType { // conversion
 			return operand{typ: op.typ, user: op.user, kind: "var"}, op.typ != nil || op.user != ""

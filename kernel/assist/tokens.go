@@ -3,6 +3,7 @@ package assist
 import (
 	"go/scanner"
 	"go/token"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -127,9 +128,10 @@ func tokenAt(toks []tok, b int) int {
 type stepKind int
 
 const (
-	stepIdent stepKind = iota // x or .x
-	stepCall                  // (...)
-	stepIndex                 // [...]
+	stepIdent  stepKind = iota // x or .x
+	stepCall                   // (...)
+	stepIndex                  // [...]
+	stepAssert                 // .(T), with T's source in name
 )
 
 type step struct {
@@ -155,6 +157,20 @@ func chainBefore(toks []tok, i int) []step {
 			open := matching(toks, i)
 			if open <= 0 {
 				return nil
+			}
+			if toks[i].t == token.RPAREN && open >= 2 && toks[open-1].t == token.PERIOD {
+				// A type assertion x.(T): the operand has type T.
+				var typ strings.Builder
+				for _, t := range toks[open+1 : i] {
+					if t.lit != "" {
+						typ.WriteString(t.lit)
+					} else {
+						typ.WriteString(t.t.String())
+					}
+				}
+				rev = append(rev, step{kind: stepAssert, name: typ.String()})
+				i = open - 2
+				continue
 			}
 			if toks[i].t == token.RPAREN {
 				rev = append(rev, step{kind: stepCall})
