@@ -110,10 +110,22 @@ type Event struct {
 func newEvent(q *Queue, id C.cl_event, st *eventState, info eventInfo) *Event {
 	e := &Event{id: id, st: st, queue: q, ctx: q.ctx, info: info}
 	var s C.cl_int
-	if !info.nonBlocking && C.clGetEventInfo(id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS &&
-		s <= C.CL_COMPLETE {
+	switch {
+	case !info.nonBlocking && C.clGetEventInfo(id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS &&
+		s <= C.CL_COMPLETE:
 		st.settle(int(s))
-	} else {
+	case info.nonBlocking:
+		// Registering the completion callback costs about 10 us on NVIDIA
+		// while a large copy starts (bench/transfer/pinprobe), and a
+		// non-blocking call is timed for how soon it gives the host back:
+		// register it from another goroutine, on a reference of its own.
+		// Wait does not need it (it waits in clWaitForEvents).
+		C.clRetainEvent(id)
+		go func() {
+			watch(id, st)
+			C.clReleaseEvent(id)
+		}()
+	default:
 		watch(id, st)
 	}
 	runtime.SetFinalizer(e, func(e *Event) { releaseLater(e.Release) })
