@@ -75,10 +75,7 @@ func commaOK(st ast.Stmt) []ast.Stmt {
 		return nil
 	}
 	pos := as.Pos()
-	declare := func(name *ast.Ident, typ ast.Expr) ast.Stmt {
-		return &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR,
-			Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{{NamePos: name.NamePos, Name: name.Name}}, Type: typ}}}}
-	}
+	declare := func(name *ast.Ident, typ ast.Expr) ast.Stmt { return varDecl(pos, name, typ) }
 	boolType := &ast.Ident{NamePos: pos, Name: "bool"}
 	var out []ast.Stmt
 	switch x := as.Rhs[0].(type) {
@@ -176,28 +173,16 @@ func (e *Engine) runTypedIndex(ctx context.Context, cell string, p *parsed, st a
 	default:
 		return nil, false
 	}
-	aliases := map[string]string{}
-	for alias, path := range sc.Imports {
-		aliases[path] = alias
-	}
-	elemSrc, ok1 := typeSource(v.Type().Elem(), aliases)
-	collSrc, ok2 := typeSource(v.Type(), aliases)
+	elemType, ok1 := typeExpr(v.Type().Elem(), sc, pos)
+	collType, ok2 := typeExpr(v.Type(), sc, pos)
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	elemType, err1 := parser.ParseExpr(elemSrc)
-	collType, err2 := parser.ParseExpr(collSrc)
-	if err1 != nil || err2 != nil {
-		return nil, false
-	}
-	setPos(elemType, pos)
-	setPos(collType, pos)
 	coll := ix.X
 	if collName == helperPrefix+"coll" {
 		coll = &ast.TypeAssertExpr{X: &ast.Ident{NamePos: pos, Name: collName}, Lparen: pos, Type: collType, Rparen: pos}
 	}
-	decl := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR,
-		Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{{NamePos: name.NamePos, Name: name.Name}}, Type: elemType}}}}
+	decl := varDecl(pos, name, elemType)
 	assign := &ast.AssignStmt{Lhs: as.Lhs, TokPos: as.TokPos, Tok: token.ASSIGN,
 		Rhs: []ast.Expr{&ast.IndexExpr{X: coll, Lbrack: ix.Lbrack, Index: ix.Index, Rbrack: ix.Rbrack}}}
 	for _, t := range []ast.Stmt{decl, assign} {
@@ -237,20 +222,11 @@ func (e *Engine) typedReceive(st ast.Stmt) []ast.Stmt {
 	if !ch.IsValid() || ch.Kind() != reflect.Chan {
 		return nil
 	}
-	aliases := map[string]string{}
-	for alias, path := range sc.Imports {
-		aliases[path] = alias
-	}
-	elemSrc, ok := typeSource(ch.Type().Elem(), aliases)
+	pos := as.Pos()
+	elemType, ok := typeExpr(ch.Type().Elem(), sc, pos)
 	if !ok {
 		return nil
 	}
-	elemType, err := parser.ParseExpr(elemSrc)
-	if err != nil {
-		return nil
-	}
-	pos := as.Pos()
-	setPos(elemType, pos)
 	// yaegi also fails (a reflect panic) on `_` in `v, _ = <-ch`, so a blank
 	// name becomes a hidden helper variable.
 	var parts []ast.Stmt
@@ -259,12 +235,37 @@ func (e *Engine) typedReceive(st ast.Stmt) []ast.Stmt {
 		if id.Name == "_" {
 			id.Name = helperPrefix + blank
 		}
-		parts = append(parts, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR,
-			Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{id}, Type: typ}}}})
+		parts = append(parts, varDecl(pos, id, typ))
 		return &ast.Ident{NamePos: id.NamePos, Name: id.Name}
 	}
 	lhs := []ast.Expr{declare(v, elemType, "recv"), declare(okName, &ast.Ident{NamePos: pos, Name: "bool"}, "ok")}
 	return append(parts, &ast.AssignStmt{Lhs: lhs, TokPos: as.TokPos, Tok: token.ASSIGN, Rhs: as.Rhs})
+}
+
+// varDecl declares `var name typ` at pos; name is copied.
+func varDecl(pos token.Pos, name *ast.Ident, typ ast.Expr) *ast.DeclStmt {
+	return &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR,
+		Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{{NamePos: name.NamePos, Name: name.Name}}, Type: typ}}}}
+}
+
+// typeExpr writes t as a type expression in the cell's terms (packages by
+// their alias in sc), positioned at pos. It reports false when t cannot be
+// written so, such as a type declared in a cell.
+func typeExpr(t reflect.Type, sc Scope, pos token.Pos) (ast.Expr, bool) {
+	aliases := map[string]string{}
+	for alias, path := range sc.Imports {
+		aliases[path] = alias
+	}
+	src, ok := typeSource(t, aliases)
+	if !ok {
+		return nil, false
+	}
+	x, err := parser.ParseExpr(src)
+	if err != nil {
+		return nil, false
+	}
+	setPos(x, pos)
+	return x, true
 }
 
 // typeSource writes t in Go syntax, naming packages by their alias in cells.
