@@ -129,6 +129,7 @@ func New(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.stopper = st
+	e.stdin.stopped = st.stopped
 
 	tables := append([]interp.Exports{stdlib.Symbols}, opts.Exports...)
 	for _, t := range tables {

@@ -21,6 +21,10 @@ type stopper struct {
 	done       *chan struct{}
 	cancelChan *bool
 	mu         *sync.RWMutex
+
+	// halted is closed by stop; a fresh one is made by arm. It is ours, not
+	// yaegi's, so that waiting on it takes none of yaegi's locks.
+	halted atomic.Pointer[chan struct{}]
 }
 
 func newStopper(i *interp.Interpreter) (*stopper, error) {
@@ -60,6 +64,17 @@ func (s *stopper) arm() {
 	*s.done = make(chan struct{})
 	*s.cancelChan = true
 	s.mu.Unlock()
+	h := make(chan struct{})
+	s.halted.Store(&h)
+}
+
+// stopped returns a channel closed once stop has been called for the
+// current run.
+func (s *stopper) stopped() <-chan struct{} {
+	if h := s.halted.Load(); h != nil {
+		return *h
+	}
+	return nil
 }
 
 // stop makes every interpreted frame return at its next step and wakes
@@ -67,5 +82,8 @@ func (s *stopper) arm() {
 func (s *stopper) stop() {
 	atomic.AddUint64(s.id, 1)
 	close(*s.done) // as yaegi's stop: no lock, running frames may hold it
+	if h := s.halted.Load(); h != nil {
+		close(*h)
+	}
 
 }

@@ -3,9 +3,13 @@ package engine
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/traefik/yaegi/interp"
 )
 
 func TestStreams(t *testing.T) {
@@ -152,6 +156,88 @@ func TestInterrupt(t *testing.T) {
 	}
 	got, _ := ok(t, e, "kept * 6")
 	expect(t, "state after interrupts", got, "42")
+}
+
+// unansweredSink is a recorder whose input requests are never answered: it
+// says on asked when one is made, and blocks until release is closed.
+type unansweredSink struct {
+	recorder
+	asked   chan struct{}
+	release chan struct{}
+}
+
+func (s *unansweredSink) Input(prompt string, password bool) (string, error) {
+	s.asked <- struct{}{}
+	<-s.release
+	return "", errors.New("released")
+}
+
+// TestInterruptWhileWaitingForInput checks that a cell interrupted while it
+// waits for input stops there: the failed read must not let the next
+// statement run before the engine has stopped the interpreted code. The
+// two wake up on the same cancellation; the hook makes the engine slow to
+// react, so that the race is lost every time the read does not wait.
+func TestInterruptWhileWaitingForInput(t *testing.T) {
+	e := newEngine(t)
+	testHookBeforeWait = func() { time.Sleep(20 * time.Millisecond) }
+	defer func() { testHookBeforeWait = nil }()
+	release := make(chan struct{})
+	defer close(release)
+	for i := 0; i < 5; i++ {
+		sink := &unansweredSink{asked: make(chan struct{}, 1), release: release}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan Result, 1)
+		go func() {
+			done <- e.Execute(ctx, "func() {\n\tvar s string\n\tfmt.Scanln(&s)\n\tfmt.Println(\"not reached\")\n}()", sink)
+		}()
+		select {
+		case <-sink.asked:
+		case <-time.After(20 * time.Second):
+			t.Fatal("no input request (hang guard)")
+		}
+		cancel()
+		var res Result
+		select {
+		case res = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the interrupt did not stop the cell (hang guard)")
+		}
+		if res.Err == nil || res.Err.Name != "Interrupted" {
+			t.Fatalf("try %d: got %+v, want Interrupted", i, res.Err)
+		}
+		if out := sink.text("stdout"); strings.Contains(out, "not reached") {
+			t.Fatalf("try %d: the cell went on after the interrupt: %q", i, out)
+		}
+	}
+}
+
+// cancelNow cancels the cell of TestInterruptBetweenStatements from inside it.
+var cancelNow atomic.Pointer[context.CancelFunc]
+
+// TestInterruptBetweenStatements checks that an interrupt arriving as a
+// statement ends stops the cell there: the statement returns normally and
+// the interrupt is seen at the same moment, and the next one must not run.
+func TestInterruptBetweenStatements(t *testing.T) {
+	e := newEngine(t, interp.Exports{"gocl.test/cancel/cancel": {
+		"Now": reflect.ValueOf(func() { (*cancelNow.Load())() }),
+	}})
+	ok(t, e, `import "gocl.test/cancel"`)
+	// A slow engine sees the statement's end and the interrupt both ready.
+	testHookBeforeWait = func() { time.Sleep(10 * time.Millisecond) }
+	defer func() { testHookBeforeWait = nil }()
+	for i := 0; i < 20; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // also the hang guard
+		cancelNow.Store(&cancel)
+		r := &recorder{}
+		res := e.Execute(ctx, "cancel.Now()\nfmt.Println(\"not reached\")", r)
+		cancel()
+		if res.Err == nil || res.Err.Name != "Interrupted" {
+			t.Fatalf("try %d: got %+v, want Interrupted", i, res.Err)
+		}
+		if out := r.text("stdout"); strings.Contains(out, "not reached") {
+			t.Fatalf("try %d: the statement after the interrupt ran: %q", i, out)
+		}
+	}
 }
 
 // TestPromptShownOnce checks that the end of an unfinished line becomes the

@@ -225,9 +225,19 @@ func (e *Engine) compileGuardedGo(n ast.Node) (*interp.Program, error) {
 	return prog, nil
 }
 
+// testHookBeforeWait, when set by a test, runs after a statement has started
+// and before run watches it: it stands for a loaded machine that is slow to
+// schedule run, which is the window the interrupt races need.
+var testHookBeforeWait func()
+
 // run executes prog on its own goroutine so that an interrupt can stop it
 // and Execute knows when it really stopped.
 func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *CellError {
+	if ctx.Err() != nil {
+		// Interrupted while the previous statement was finishing: the
+		// rest of the cell does not run.
+		return interrupted("")
+	}
 	e.trace.reset()
 	e.stopper.arm()
 	done := make(chan struct{})
@@ -241,6 +251,9 @@ func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *Ce
 		}()
 		_, err = e.in.Execute(prog)
 	}()
+	if testHookBeforeWait != nil {
+		testHookBeforeWait()
+	}
 	select {
 	case <-done:
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -14,6 +15,10 @@ import (
 // An empty reply is the end of input (io.EOF, once); an Input error fails the
 // read at once.
 type stdinReader struct {
+	// stopped, when set, gives the channel the engine closes once it has
+	// stopped the interpreted code of an interrupted cell.
+	stopped func() <-chan struct{}
+
 	mu   sync.Mutex
 	io   *cellIO
 	data []byte
@@ -58,6 +63,15 @@ func (r *stdinReader) fill() error {
 	case rep = <-ch:
 	case <-c.ctx.Done():
 		outStream.restorePrompt(taken)
+		// The read fails, and the interpreted code that called it would
+		// go on to its next statement if the engine had not stopped it
+		// yet: wait (briefly) until it has.
+		if r.stopped != nil {
+			select {
+			case <-r.stopped():
+			case <-time.After(stopGrace):
+			}
+		}
 		return errors.New("stdin: the cell was interrupted while waiting for input")
 	}
 	if rep.err != nil {
