@@ -61,6 +61,7 @@ type Engine struct {
 	imports map[string]string // name in cells -> import path
 	types   map[string]string // type name -> normalized declaration
 	decls   map[string]Symbol // user declarations by name
+	dropped map[string]string // names a failed cell declared but never set, by cell
 	avail   map[string]bool   // importable package paths
 
 	trace   traceLog
@@ -114,6 +115,7 @@ func New(opts Options) (*Engine, error) {
 		imports: map[string]string{},
 		types:   map[string]string{},
 		decls:   map[string]Symbol{},
+		dropped: map[string]string{},
 		avail:   map[string]bool{},
 	}
 	e.stdin = &stdinReader{}

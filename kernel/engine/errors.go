@@ -144,6 +144,9 @@ func (e *Engine) runError(cur string, err error) *CellError {
 		return e.compileError(cur, err)
 	}
 	v := panicValue(p.Value)
+	if _, ok := v.(stopBody); ok {
+		return interrupted("")
+	}
 	if code, ok := v.(exitRequest); ok {
 		if code == 0 {
 			return nil

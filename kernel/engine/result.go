@@ -68,6 +68,8 @@ var builtinNames = []string{"min", "max"}
 const helperSource = `
 import __gocl_hook "gocl.engine/hook"
 
+func __gocl_at(i int) { __gocl_hook.At(i) }
+
 func __gocl_show1(v any) {
 	rich, text := __gocl_richOf(v)
 	__gocl_hook.Emit(v, text, rich)
@@ -196,6 +198,7 @@ func (e *Engine) overrides() interp.Exports {
 			"GoPanic":  reflect.ValueOf(e.goPanic),
 			"Rich":     reflect.ValueOf(richBundle),
 			"IsHandle": reflect.ValueOf(isHandle),
+			"At":       reflect.ValueOf(markStmt),
 		},
 	}
 }
