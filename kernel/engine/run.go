@@ -80,6 +80,15 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		}
 		ps = append(ps, p)
 	}
+	if name != "gocl" { // the engine's own helpers switch on types under recover
+		for _, p := range ps {
+			if p.body != nil {
+				rewriteTypeSwitches(p.body)
+			} else if p.file != nil {
+				rewriteTypeSwitches(p.file)
+			}
+		}
+	}
 	if err := e.checkTypes(name, ps); err != nil {
 		return Result{Err: err}
 	}
