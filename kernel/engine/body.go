@@ -451,6 +451,7 @@ func (e *Engine) runBody(ctx context.Context, name string, b *cellBody) (display
 		return nil, -1, err
 	}
 	call := funcLitCall(b.stmts, pos, end)
+	e.bodyAt.Store(&frame{file: name, fn: "func", line: e.in.FileSet().Position(pos).Line, col: e.in.FileSet().Position(pos).Column})
 	prog, err := e.compileGuarded(&ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{call}, Rbrace: end})
 	if err != nil {
 		return nil, -1, e.compileError(name, err)
@@ -620,4 +621,11 @@ func hasBlank(xs []ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// isBodyFrame reports whether f, a frame of a panic's trace, is the function
+// literal a cell's body runs in (not the user's).
+func (e *Engine) isBodyFrame(f frame) bool {
+	b := e.bodyAt.Load()
+	return b != nil && f.fn == b.fn && f.file == b.file && f.line == b.line && f.col == b.col
 }
