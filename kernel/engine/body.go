@@ -118,10 +118,9 @@ func asAssign(st ast.Stmt) ast.Stmt {
 			tmp := []ast.Expr{&ast.Ident{NamePos: pos, Name: helperPrefix + "v"}, &ast.Ident{NamePos: pos, Name: helperPrefix + "ok"}}
 			list := []ast.Stmt{&ast.AssignStmt{Lhs: tmp, TokPos: pos, Tok: token.DEFINE, Rhs: s.Rhs}}
 			for i, l := range s.Lhs {
-				id := l.(*ast.Ident)
-				if id.Name == "_" {
-					list = append(list, &ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: pos, Name: "_"}}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{tmp[i]}})
-				} else {
+				// Nothing is assigned to _: yaegi accepts the unused
+				// local, and an assignment to _ can corrupt a value.
+				if id := l.(*ast.Ident); id.Name != "_" {
 					list = append(list, &ast.AssignStmt{Lhs: []ast.Expr{id}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{tmp[i]}})
 				}
 			}
@@ -451,6 +450,7 @@ func (e *Engine) runBody(ctx context.Context, name string, b *cellBody) (display
 		return nil, -1, err
 	}
 	call := funcLitCall(b.stmts, pos, end)
+	rewriteDefers(call)
 	e.bodyAt.Store(&frame{file: name, fn: "func", line: e.in.FileSet().Position(pos).Line, col: e.in.FileSet().Position(pos).Column})
 	prog, err := e.compileGuarded(&ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{call}, Rbrace: end})
 	if err != nil {

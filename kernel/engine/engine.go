@@ -65,7 +65,7 @@ type Engine struct {
 	avail   map[string]bool   // importable package paths
 
 	trace   traceLog
-	bodyAt  atomic.Pointer[frame] // where the running cell's body function starts
+	bodyAt  atomic.Pointer[frame]          // where the running cell's body function starts
 	result  atomic.Pointer[display.Bundle] // set by the show helper
 	current atomic.Pointer[string]         // name of the running (or last) cell
 }

@@ -86,6 +86,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				rewriteTypeSwitches(p.body)
 			} else if p.file != nil {
 				rewriteTypeSwitches(p.file)
+				rewriteDefers(p.file)
 			}
 		}
 	}
