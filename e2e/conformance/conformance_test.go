@@ -1,0 +1,150 @@
+package conformance
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	update = flag.Bool("update", false,
+		"rewrite baseline.json with this run's classes (after checking the rule that gocl is never below plain yaegi)")
+	resultsPath = flag.String("results", "",
+		"write the results (Markdown: counts per corpus and runner, then every program that does not pass) to `FILE`")
+	programLimit = flag.Duration("program-timeout", 10*time.Second,
+		"time one program may run before it counts as hung")
+	workers = flag.Int("workers", min(2, runtime.NumCPU()), "programs run at once")
+)
+
+// baselinePath is the committed baseline, beside this file.
+const baselinePath = "baseline.json"
+
+var (
+	goclBin  string
+	selfPath string // this test binary, re-executed as the plain-yaegi child
+
+	resultsMu sync.Mutex
+	rows      []Row
+	details   []string // one Markdown line per program that does not pass
+	baseNew   *Baseline
+)
+
+func TestMain(m *testing.M) {
+	ServeYaegiChild()
+	flag.Parse()
+	var err error
+	if selfPath, err = os.Executable(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	goclBin = os.Getenv("GOCL_BIN")
+	var tmp string
+	if goclBin == "" {
+		if tmp, err = os.MkdirTemp("", "gocl-conformance-"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		goclBin = filepath.Join(tmp, "gocl")
+		cmd := exec.Command("go", "build", "-o", goclBin, "../..")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building gocl:", err)
+			os.Exit(1)
+		}
+	}
+	base, err := ReadBaseline(baselinePath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	baseOld = base
+	baseNew = &Baseline{Yaegi: map[string]YaegiClasses{}, Corpus: map[string]CorpusClasses{}}
+	code := m.Run()
+	if code == 0 && *update {
+		// Sections not measured in this run (-run picked one test) keep
+		// their committed content.
+		if len(baseNew.Yaegi) == 0 {
+			baseNew.Yaegi = base.Yaegi
+		}
+		if len(baseNew.Corpus) == 0 {
+			baseNew.Corpus = base.Corpus
+		}
+		if err := baseNew.Write(baselinePath); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		} else {
+			fmt.Fprintln(os.Stderr, "wrote", baselinePath)
+		}
+	}
+	if *resultsPath != "" {
+		if err := writeResults(*resultsPath); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+	}
+	if tmp != "" {
+		os.RemoveAll(tmp)
+	}
+	os.Exit(code)
+}
+
+// baseOld is the committed baseline.
+var baseOld *Baseline
+
+func writeResults(path string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gocl conformance (%s, %s/%s, %d CPUs, %s)\n\n", goclVersion(), runtime.GOOS, runtime.GOARCH,
+		runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	WriteTable(&b, rows)
+	if len(details) > 0 {
+		b.WriteString("\nPrograms that do not pass everywhere:\n\n")
+		for _, d := range details {
+			b.WriteString(d + "\n")
+		}
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+func goclVersion() string {
+	out, err := exec.Command(goclBin, "version").Output()
+	if err != nil {
+		return "gocl version: " + err.Error()
+	}
+	return strings.ReplaceAll(strings.TrimSpace(string(out)), "\n", ", ")
+}
+
+// each runs fn(i) for i in [0, n) on *workers goroutines.
+func each(n int, fn func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(*workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// oneLine shortens an error or output for a log line.
+func oneLine(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
