@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,8 @@ var (
 		"write the results (Markdown: counts per corpus and runner, then every program that does not pass) to `FILE`")
 	programLimit = flag.Duration("program-timeout", 10*time.Second,
 		"time one program may run before it counts as hung")
+	updateRuns = flag.Int("update-runs", 3,
+		"with -update, run every gocl form this many times and record the worst class, so that a program that is right only sometimes is not recorded as passing")
 	workers = flag.Int("workers", min(2, runtime.NumCPU()), "programs run at once")
 )
 
@@ -100,8 +103,9 @@ var baseOld *Baseline
 
 func writeResults(path string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "gocl conformance (%s, %s/%s, %d CPUs, %s)\n\n", goclVersion(), runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "gocl conformance: %s; commit %s; %s, %d logical CPUs, %s/%s; %s\n\n", goclVersion(), commit(),
+		cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Corpus > rows[j].Corpus }) // yaegi's first
 	WriteTable(&b, rows)
 	if len(details) > 0 {
 		b.WriteString("\nPrograms that do not pass everywhere:\n\n")
@@ -110,6 +114,26 @@ func writeResults(path string) error {
 		}
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// commit names the checkout's commit, marked when the tree has changes.
+func commit() string {
+	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=7").Output()
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// cpuModel is the processor's name from /proc/cpuinfo.
+func cpuModel() string {
+	raw, _ := os.ReadFile("/proc/cpuinfo")
+	for _, line := range strings.Split(string(raw), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
 }
 
 func goclVersion() string {
@@ -138,6 +162,24 @@ func each(n int, fn func(i int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// worstOf runs a gocl form once, or *updateRuns times with -update, and
+// returns the outcome of the worst class; a form whose class changes from
+// run to run is logged as flaky.
+func worstOf(t *testing.T, what string, w Want, run func() Outcome) (Outcome, Class) {
+	o := run()
+	c := Classify(w, o)
+	for n := 1; *update && n < *updateRuns; n++ {
+		again := run()
+		if ac := Classify(w, again); ac != c {
+			t.Logf("FLAKY %s: %s in one run, %s in another; the worse is recorded", what, c, ac)
+			if ac.Worse(c) {
+				o, c = again, ac
+			}
+		}
+	}
+	return o, c
 }
 
 // oneLine shortens an error or output for a log line.

@@ -67,8 +67,10 @@ func TestSpecCorpus(t *testing.T) {
 		p.Want = w
 		pc, nc := forms(*p)
 		r := &res[i]
-		r.pasted, r.notebook = g.Run(p.Name, pc), g.Run(p.Name, nc)
-		r.classes = CorpusClasses{Pasted: Classify(w, r.pasted), Notebook: Classify(w, r.notebook)}
+		var pcl, ncl Class
+		r.pasted, pcl = worstOf(t, p.Name+" (pasted)", w, func() Outcome { return g.Run(p.Name, pc) })
+		r.notebook, ncl = worstOf(t, p.Name+" (notebook form)", w, func() Outcome { return g.Run(p.Name, nc) })
+		r.classes = CorpusClasses{Pasted: pcl, Notebook: ncl}
 	})
 	t.Logf("ran %d programs with go and twice with gocl in %.0f s", len(progs), time.Since(began).Seconds())
 

@@ -57,9 +57,10 @@ func TestYaegiCorpus(t *testing.T) {
 		p := progs[i]
 		r := &res[i]
 		r.yaegi = RunYaegi(selfPath, p, gopath, *programLimit)
-		r.pasted = runGocl(p, false)
-		r.notebook = runGocl(p, true)
-		r.classes = YaegiClasses{Yaegi: Classify(p.Want, r.yaegi), Gocl: Classify(p.Want, r.pasted), Notebook: Classify(p.Want, r.notebook)}
+		var pc, nc Class
+		r.pasted, pc = worstOf(t, p.Name+" (pasted)", p.Want, func() Outcome { return runGocl(p, false) })
+		r.notebook, nc = worstOf(t, p.Name+" (notebook form)", p.Want, func() Outcome { return runGocl(p, true) })
+		r.classes = YaegiClasses{Yaegi: Classify(p.Want, r.yaegi), Gocl: pc, Notebook: nc}
 	})
 	t.Logf("ran %d programs three times in %.0f s", len(progs), time.Since(began).Seconds())
 
