@@ -1,6 +1,9 @@
 package conformance
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Class is what a run of one program came to.
 type Class string
@@ -12,13 +15,16 @@ const (
 	Pass Class = "pass"
 	// ClearError: the run stopped with an error before printing anything Go
 	// would not print, and the error is a refusal in the user's terms: not
-	// a runtime panic Go would not raise, no interpreter internals.
+	// a runtime panic Go would not raise, no interpreter internals, and, for
+	// a program Go compiles, no diagnostic that calls it invalid Go
+	// ("undefined: clear", a syntax error) unless the error also says it is
+	// a limit of cells ("not supported", "in a cell", ...).
 	ClearError Class = "clear-error"
 	// UnclearError: the run stopped with an error and printed nothing wrong,
 	// but the error is not a clear refusal: a panic at run time that is not
-	// Go's (where Go runs on, or Go panics with other words), or a message
+	// Go's (where Go runs on, or Go panics with other words), a message
 	// that leaks the interpreter (reflect's words, yaegi's frames, fmt's
-	// %!verb(...) marks).
+	// %!verb(...) marks), or a false diagnostic on valid Go.
 	UnclearError Class = "unclear-error"
 	// Wrong: the run printed something Go does not print, or finished
 	// without the error Go reports.
@@ -95,6 +101,30 @@ func leaks(err string) bool {
 	return false
 }
 
+// diagnosticRE matches the wording of a compiler's diagnostic: an error
+// that says the program is not valid Go.
+var diagnosticRE = regexp.MustCompile(`^SyntaxError|undefined: |undefined selector|definition loop|cannot use |` +
+	`mismatched types|redeclared|expected |is not a type|invalid operation|assignment mismatch|` +
+	`not enough arguments|too many arguments|missing return|declared and not used|non-bool`)
+
+// refusalMarkers are phrases with which an error says that what fails is a
+// limit of cells, not the user's Go.
+var refusalMarkers = []string{"not supported", "unsupported", "in a cell", "in cells", "cells can", "gocl cannot", "workaround"}
+
+// falseDiagnostic reports whether an error on a program Go compiles calls
+// the program invalid without saying that the limit is gocl's.
+func falseDiagnostic(err string) bool {
+	if !diagnosticRE.MatchString(err) {
+		return false
+	}
+	for _, m := range refusalMarkers {
+		if strings.Contains(err, m) {
+			return false
+		}
+	}
+	return true
+}
+
 // Classify compares an outcome with what Go does. Output is compared
 // exactly; callers normalize both sides first where the corpus says to
 // (yaegi's programs compare trimmed output, as yaegi's own test does).
@@ -129,7 +159,7 @@ func Classify(w Want, o Outcome) Class {
 	if !strings.HasPrefix(w.Stdout, o.Stdout) {
 		return Wrong
 	}
-	if leaks(o.Err) || o.Runtime {
+	if leaks(o.Err) || o.Runtime || falseDiagnostic(o.Err) {
 		return UnclearError
 	}
 	return ClearError
