@@ -14,8 +14,25 @@
 //     and in notebook form (declarations, then the body of main as top-level
 //     statements).
 //
-// Each result is one Class. The tests fail only on regressions: against
-// baseline.json (regenerated with -update), and, for yaegi's programs,
-// wherever gocl does worse than plain yaegi on a program yaegi passes and no
-// entry of knownGaps explains why.
+// A later cell that prints nothing follows every corpus program in both
+// forms, so that a func main or a defer that runs again after a later cell
+// shows as output Go does not print.
+//
+// Each result is one Class (see Classify). The tests fail only on
+// regressions: against baseline.json, and, for yaegi's programs, wherever
+// gocl (pasted whole) does worse than plain yaegi on a program yaegi passes
+// and no entry of KnownGaps explains why. A wrong answer the baseline
+// records does not fail the test; it is logged as WRONG ANSWER on every run
+// (go test -v shows it).
+//
+// Run, regenerate the baseline, write the results table:
+//
+//	go build -o bin/gocl . && export GOCL_BIN=$PWD/bin/gocl
+//	go test ./e2e/conformance/ -v                        # check
+//	go test ./e2e/conformance/ -update                   # rewrite baseline.json (worst of 3 runs per form)
+//	go test ./e2e/conformance/ -results /tmp/conformance.md
+//
+// -program-timeout (10s) bounds each program; -workers (2) runs that many
+// at once. -update refuses to write while a program is below plain yaegi
+// without a known gap.
 package conformance
