@@ -42,9 +42,9 @@ func TestYaegiCorpus(t *testing.T) {
 		if err != nil {
 			return Outcome{Crashed: true, Err: err.Error()}
 		}
-		cells := []string{string(src)}
+		cells := []string{string(src), laterCell}
 		if nb, ok := NotebookForm(string(src)); ok && notebook {
-			cells = nb
+			cells = append(nb, laterCell)
 		}
 		o := g.Run(p.Name, cells)
 		o.Stdout = strings.TrimSpace(o.Stdout) // as yaegi's test trims
