@@ -144,6 +144,13 @@ func goclVersion() string {
 	return strings.ReplaceAll(strings.TrimSpace(string(out)), "\n", ", ")
 }
 
+// skipShort skips a corpus run under go test -short.
+func skipShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a corpus through the gocl binary; not in -short mode")
+	}
+}
+
 // each runs fn(i) for i in [0, n) on *workers goroutines.
 func each(n int, fn func(i int)) {
 	next := make(chan int)

@@ -19,6 +19,7 @@ const laterCell = "_ = \"a later cell\"\n"
 // between two runs of the oracle fails the test: it has no place in the
 // corpus.
 func TestSpecCorpus(t *testing.T) {
+	skipShort(t)
 	corpusDir, binDir := "corpus", t.TempDir()
 	began := time.Now()
 	if err := BuildCorpus(corpusDir, binDir); err != nil {

@@ -9,6 +9,7 @@ import (
 // The runner through the real binary: output, errors, a hang and a crash
 // come back as the Outcome the classes are computed from.
 func TestGoclRun(t *testing.T) {
+	skipShort(t)
 	g := Gocl{Bin: goclBin, Limit: 4 * time.Second, Dir: t.TempDir()}
 	o := g.Run("ok", []string{"x := 2\nfmt.Println(x * 21)\n", "fmt.Print(\"second\\n\")\n"})
 	if o != (Outcome{Stdout: "42\nsecond\n"}) {

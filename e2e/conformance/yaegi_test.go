@@ -21,6 +21,7 @@ type yaegiResult struct {
 // plain yaegi and no known gap explains it, and where a gocl run does worse
 // than in baseline.json.
 func TestYaegiCorpus(t *testing.T) {
+	skipShort(t)
 	dir, err := YaegiTestDir(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
