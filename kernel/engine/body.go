@@ -96,13 +96,24 @@ func (e *Engine) addStmt(name string, p *parsed, b *cellBody, st ast.Stmt) *Cell
 	}
 	b.stmts = append(b.stmts, marker(len(b.pos), st.Pos()))
 	b.pos = append(b.pos, st.Pos())
-	b.stmts = append(b.stmts, asAssign(st))
+	isFresh := func(n string) bool {
+		for _, f := range fresh {
+			if f == n {
+				return true
+			}
+		}
+		return false
+	}
+	b.stmts = append(b.stmts, asAssign(st, isFresh))
 	return nil
 }
 
 // asAssign turns a top-level declaration into the assignment the body runs;
 // other statements come back unchanged.
-func asAssign(st ast.Stmt) ast.Stmt {
+// A `var x T` whose names are all fresh needs no statement: the new
+// variables hold T's zero value already (and yaegi's *new(T) is invalid for
+// some interface types).
+func asAssign(st ast.Stmt, fresh func(string) bool) ast.Stmt {
 	switch s := st.(type) {
 	case *ast.AssignStmt:
 		if s.Tok != token.DEFINE {
@@ -140,6 +151,9 @@ func asAssign(st ast.Stmt) ast.Stmt {
 				lhs[i] = n
 			}
 			rhs := vs.Values
+			if len(rhs) == 0 && allFresh(vs.Names, fresh) {
+				continue
+			}
 			if len(rhs) == 0 {
 				// var x T: the variable may be one a previous run left
 				// holding a value, so it is set to T's zero value.
@@ -150,6 +164,9 @@ func asAssign(st ast.Stmt) ast.Stmt {
 				}
 			}
 			out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Pos(), Tok: token.ASSIGN, Rhs: rhs})
+		}
+		if len(out) == 0 {
+			return &ast.EmptyStmt{Semicolon: s.Pos(), Implicit: true}
 		}
 		if len(out) == 1 {
 			return out[0]
@@ -172,6 +189,16 @@ func (e *Engine) declareTop(name string, p *parsed, st ast.Stmt) ([]string, []re
 			if fixed, ok := e.probeIndexType(name, p, probe); ok {
 				probes[i] = fixed
 				continue
+			}
+			// Some forms compile in yaegi's global scope only as the
+			// declaration itself (`var Get = pool.Get`): declared so, its
+			// names are all new variables.
+			if e.compileOnly(name, p, st) == nil {
+				var fresh []string
+				for _, d := range decls {
+					fresh = append(fresh, d.name)
+				}
+				return fresh, nil, nil
 			}
 			return nil, nil, e.unprobe(err, decls)
 		}
@@ -628,4 +655,13 @@ func hasBlank(xs []ast.Expr) bool {
 func (e *Engine) isBodyFrame(f frame) bool {
 	b := e.bodyAt.Load()
 	return b != nil && f.fn == b.fn && f.file == b.file && f.line == b.line && f.col == b.col
+}
+
+func allFresh(names []*ast.Ident, fresh func(string) bool) bool {
+	for _, n := range names {
+		if n.Name != "_" && !fresh(n.Name) {
+			return false
+		}
+	}
+	return true
 }

@@ -71,9 +71,12 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	e.state.Unlock()
 	e.current.Store(&name)
 
-	code = blankPackageClause(code)
+	split := splitCell
+	if blanked := blankPackageClause(code); blanked != code {
+		code, split = blanked, splitProgram
+	}
 	var ps []*parsed
-	for _, ch := range splitCell(code) {
+	for _, ch := range split(code) {
 		p, err := e.parseChunk(name, code, ch)
 		if err != nil {
 			return Result{Err: e.syntaxError(name, err)}
