@@ -52,6 +52,8 @@ type Device struct {
 	MaxWorkGroup    int           // CL_DEVICE_MAX_WORK_GROUP_SIZE
 	UnifiedMemory   bool          // CL_DEVICE_HOST_UNIFIED_MEMORY: device and host share memory
 	TimerResolution time.Duration // CL_DEVICE_PROFILING_TIMER_RESOLUTION
+	BaseAlignBytes  int           // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer offsets must be multiples of it
+	SVM             Flags         // CL_DEVICE_SVM_CAPABILITIES; Value 0 when the device has no shared virtual memory
 	Extensions      string        // space-separated extension names
 	// NVAttributes is true when the device has cl_nv_device_attribute_query;
 	// only then are GPUOverlapNV and AsyncEngineCountNV meaningful.
@@ -150,6 +152,11 @@ func newDevice(p *Platform, index int, id C.cl_device_id) *Device {
 	d.MaxWorkGroup = int(deviceSize(id, C.CL_DEVICE_MAX_WORK_GROUP_SIZE))
 	d.UnifiedMemory = deviceUint(id, C.CL_DEVICE_HOST_UNIFIED_MEMORY) != 0
 	d.TimerResolution = time.Duration(deviceSize(id, C.CL_DEVICE_PROFILING_TIMER_RESOLUTION))
+	d.BaseAlignBytes = int(deviceUint(id, C.CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8)
+	d.SVM = Flags{names: svmCaps}
+	if d.AtLeast(2, 0) {
+		d.SVM.Value = uint64(deviceUlong(id, C.CL_DEVICE_SVM_CAPABILITIES))
+	}
 	if d.HasExtension("cl_nv_device_attribute_query") {
 		d.NVAttributes = true
 		d.GPUOverlapNV = deviceUint(id, C.CL_DEVICE_GPU_OVERLAP_NV) != 0
@@ -200,6 +207,7 @@ func (d *Device) rows() [][]string {
 		{"compute units", strconv.Itoa(d.ComputeUnits)},
 		{"unified host memory", yesNo(d.UnifiedMemory)},
 		{"timer resolution", d.TimerResolution.String()},
+		{"shared virtual memory", svmText(d.SVM)},
 	}
 	if d.NVAttributes {
 		rows = append(rows,
@@ -329,6 +337,13 @@ func formatBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+func svmText(f Flags) string {
+	if f.Value == 0 {
+		return "none"
+	}
+	return f.String()
 }
 
 func yesNo(b bool) string {
