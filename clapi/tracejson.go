@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"time"
 )
@@ -67,7 +68,7 @@ func (t *TimelineView) TraceJSON() string {
 	meta := func(name string, tid int, args map[string]any) {
 		evs = append(evs, traceEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: args})
 	}
-	meta("process_name", 0, map[string]any{"name": "gocl " + os.Args[0]})
+	meta("process_name", 0, map[string]any{"name": fmt.Sprintf("gocl %s (pid %d)", filepath.Base(os.Args[0]), pid)})
 	meta("gocl_start_time", 0, map[string]any{"start_time": t.t0.UnixMicro()})
 
 	// Host threads, in order of first appearance.
