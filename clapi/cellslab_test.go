@@ -207,3 +207,31 @@ func TestDumpPropertiesCell(t *testing.T) {
 		t.Error("no parameter printed as <error>: the device cannot answer the NV/AMD/Intel ones")
 	}
 }
+
+// TestDumpPropertiesInNotebook08 keeps notebook 08's appendix the same
+// program as the tested cell above.
+func TestDumpPropertiesInNotebook08(t *testing.T) {
+	want, err := os.ReadFile("testdata/dump-properties.cell")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("../notebooks/08-transfer-matrix.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb struct {
+		Cells []struct {
+			CellType string   `json:"cell_type"`
+			Source   []string `json:"source"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(raw, &nb); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range nb.Cells {
+		if c.CellType == "code" && strings.Join(c.Source, "") == strings.TrimRight(string(want), "\n") {
+			return
+		}
+	}
+	t.Error("notebook 08 has no cell equal to testdata/dump-properties.cell: copy it over")
+}

