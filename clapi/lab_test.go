@@ -147,3 +147,45 @@ func TestWaitText(t *testing.T) {
 }
 
 func unsafePointer(p *[2]float32) unsafe.Pointer { return unsafe.Pointer(p) }
+
+func TestRecording(t *testing.T) {
+	ctx, q := testQueue(t)
+	a := RandomSeed(512, 2)
+	b := NewBufferSize(ctx, ReadWrite, 8*512)
+	EnqueueCopy(q, b, a) // before: not recorded
+	r := Record()
+	if CurrentRecording() != r {
+		t.Fatal("Record did not start a recording")
+	}
+	w := EnqueueCopy(q, b, a, NonBlocking)
+	w.Wait()
+	r2 := Record() // replaces r, which stops
+	EnqueueCopy(q, a, b)
+	r2.Stop()
+	r2.Stop()
+	EnqueueCopy(q, a, b) // after: not recorded
+	if CurrentRecording() != nil {
+		t.Error("a recording still runs after Stop")
+	}
+	if ev := r.Events(); len(ev) != 1 || ev[0] != w {
+		t.Errorf("first recording holds %d events", len(ev))
+	}
+	if ev := r2.Events(); len(ev) != 1 || ev[0].Direction() != DeviceToHost {
+		t.Errorf("second recording holds %v", ev)
+	}
+	if r.Calls() != 2 { // the write and its Wait
+		t.Errorf("first recording: %d calls, want 2", r.Calls())
+	}
+	tl := r.Timeline()
+	if len(tl.Spans) != 3 || !strings.Contains(r.String(), "stopped") { // two host spans, one device span
+		t.Errorf("timeline spans %d, %s", len(tl.Spans), r.String())
+	}
+	// Calibration markers are gocl's own: they never show in a recording.
+	r3 := Record()
+	Timeline(w).SVG()
+	r3.Stop()
+	if len(r3.Events()) != 0 {
+		t.Errorf("calibration was recorded: %d events", len(r3.Events()))
+	}
+	mustFail(t, func() { r3.Timeline() }, "nothing was recorded")
+}
