@@ -92,9 +92,36 @@ func Platforms() PlatformList {
 	return out
 }
 
+// DeviceList is what [Platform.Devices] returns; in a cell it shows as a
+// table, one row per device.
+type DeviceList []*Device
+
+// String lists the devices, one per line.
+func (l DeviceList) String() string {
+	if len(l) == 0 {
+		return "no devices"
+	}
+	var b strings.Builder
+	for _, d := range l {
+		fmt.Fprintf(&b, "device %d:%d: %s (%s, %s, %s global, %d compute units)\n",
+			d.Platform.Index, d.Index, d.Name, d.Type, d.Version, formatBytes(d.GlobalMemBytes), d.ComputeUnits)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// HTML renders the devices as one table.
+func (l DeviceList) HTML() string {
+	var rows [][]string
+	for _, d := range l {
+		rows = append(rows, []string{fmt.Sprintf("%d:%d", d.Platform.Index, d.Index), d.Name, d.Type, d.Version,
+			formatBytes(d.GlobalMemBytes), formatBytes(d.MaxAllocBytes), strconv.Itoa(d.ComputeUnits), yesNo(d.UnifiedMemory), svmText(d.SVM)})
+	}
+	return viz.TableHTML("OpenCL devices", []string{"GOCL_CTX", "device", "type", "version", "global memory", "max allocation", "compute units", "unified memory", "SVM"}, rows)
+}
+
 // Devices lists the platform's devices of every type. A platform with no
 // device gives an empty list.
-func (p *Platform) Devices() []*Device {
+func (p *Platform) Devices() DeviceList {
 	var n C.cl_uint
 	rc := C.clGetDeviceIDs(p.id, C.CL_DEVICE_TYPE_ALL, 0, nil, &n)
 	if rc == C.CL_DEVICE_NOT_FOUND || (rc == C.CL_SUCCESS && n == 0) {

@@ -98,6 +98,7 @@ func init() {
 		"Buffer":        reflect.ValueOf((*clapi.Buffer)(nil)),
 		"Context":       reflect.ValueOf((*clapi.Context)(nil)),
 		"Device":        reflect.ValueOf((*clapi.Device)(nil)),
+		"DeviceList":    reflect.ValueOf((*clapi.DeviceList)(nil)),
 		"Error":         reflect.ValueOf((*clapi.Error)(nil)),
 		"Event":         reflect.ValueOf((*clapi.Event)(nil)),
 		"Flags":         reflect.ValueOf((*clapi.Flags)(nil)),
