@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed43a1e1ab/gocl/clapi"
 )
 
 // TestLabFromCells drives issue 12's OpenCL from cells: sub-buffers,
@@ -234,4 +236,25 @@ func TestDumpPropertiesInNotebook08(t *testing.T) {
 		}
 	}
 	t.Error("notebook 08 has no cell equal to testdata/dump-properties.cell: copy it over")
+}
+
+// TestTimelineTraceJSON saves a plain Timeline (no recording) as a trace:
+// its enqueue calls on the one host row, its commands in stages.
+func TestTimelineTraceJSON(t *testing.T) {
+	if len(clapi.Platforms()) == 0 {
+		t.Skip("no OpenCL platform")
+	}
+	ctx := clapi.CreateSomeContext()
+	q := clapi.NewQueue(ctx, clapi.Profiling)
+	a := clapi.RandomSeed(1<<12, 3)
+	b := clapi.NewBufferSize(ctx, clapi.ReadWrite, 8<<12)
+	w := clapi.EnqueueCopy(q, b, a, clapi.NonBlocking)
+	r := clapi.EnqueueCopy(q, a, b, clapi.NonBlocking, clapi.WaitFor(w))
+	var tr traceDoc
+	if err := json.Unmarshal([]byte(clapi.Timeline(w, r).TraceJSON()), &tr); err != nil {
+		t.Fatal(err)
+	}
+	validateTrace(t, tr)
+	checkHostCalls(t, tr, []string{"clEnqueueWriteBuffer", "clEnqueueReadBuffer"})
+	checkCommands(t, tr, []string{"clEnqueueWriteBuffer", "clEnqueueReadBuffer"})
 }

@@ -189,3 +189,22 @@ func TestRecording(t *testing.T) {
 	}
 	mustFail(t, func() { r3.Timeline() }, "nothing was recorded")
 }
+
+// TestNoSVMSaysSo gives NewSVM a context whose device reports no SVM, as
+// NVIDIA's OpenCL does, and expects the refusal to say so.
+func TestNoSVMSaysSo(t *testing.T) {
+	ctx, _ := testQueue(t)
+	d := *ctx.devices[0]
+	d.SVM = Flags{names: svmCaps}
+	noSVM := &Context{id: ctx.id, devices: []*Device{&d}}
+	mustFail(t, func() { NewSVM(noSVM, ReadWrite, 4096) }, "no shared virtual memory", "CL_DEVICE_SVM_CAPABILITIES is 0", "cl.NewPinnedHost")
+	if s := d.SVMSupport(); !strings.HasPrefix(s, "none") {
+		t.Errorf("SVMSupport %q", s)
+	}
+	if ctx.devices[0].SVM.Value != 0 {
+		s := NewSVM(ctx, ReadWrite, 4096)
+		s.Free()
+		s.Free()
+		mustFail(t, func() { s.Bytes() }, "freed")
+	}
+}
