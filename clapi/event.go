@@ -172,6 +172,7 @@ func NewUserEvent(ctx *Context) *Event {
 	const call = "clCreateUserEvent"
 	cid := ctx.handle(call)
 	var rc C.cl_int
+	defer traceCall(call, time.Now())
 	id := C.clCreateUserEvent(cid, &rc)
 	runtime.KeepAlive(ctx)
 	if rc != C.CL_SUCCESS {
@@ -211,6 +212,7 @@ func (e *Event) setUserStatus(s C.cl_int) {
 	if again {
 		refuse(call, "CL_INVALID_OPERATION", "the user event's status was already set", "a user event completes (or fails) once; make a new one")
 	}
+	defer traceCall(call, time.Now())
 	rc := C.clSetUserEventStatus(id, s)
 	runtime.KeepAlive(e)
 	if rc != C.CL_SUCCESS {

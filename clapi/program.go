@@ -33,7 +33,9 @@ func BuildProgram(ctx *Context, source, options string) *Program {
 	src := C.CString(source)
 	defer C.free(unsafe.Pointer(src))
 	var rc C.cl_int
+	createStart := time.Now()
 	id := C.clCreateProgramWithSource(cid, 1, &src, nil, &rc)
+	traceCall(call, createStart)
 	runtime.KeepAlive(ctx)
 	if rc != C.CL_SUCCESS {
 		fail(call, int(rc), "")
