@@ -182,3 +182,15 @@ func TestTimelineStages(t *testing.T) {
 		t.Error("stages drawn for a span without them")
 	}
 }
+
+func TestTimelineTableStages(t *testing.T) {
+	spans := []Span{{Lane: "queue 1", Label: "k", Kind: "kernel", Start: 3 * time.Millisecond, End: 4 * time.Millisecond,
+		Stages: true, Queued: time.Millisecond, Submitted: 2 * time.Millisecond}}
+	if tab := TimelineTable(spans); !strings.Contains(tab, ">queued<") || !strings.Contains(tab, "1.00 ms") {
+		t.Errorf("stages missing from the table:\n%s", tab)
+	}
+	spans[0].Stages = false
+	if strings.Contains(TimelineTable(spans), ">queued<") {
+		t.Error("a stage column without stages")
+	}
+}
