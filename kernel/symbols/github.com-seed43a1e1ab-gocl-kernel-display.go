@@ -13,6 +13,8 @@ func init() {
 	Symbols["github.com/seed43a1e1ab/gocl/kernel/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BundleOf":         reflect.ValueOf(display.BundleOf),
+		"Capture":          reflect.ValueOf(display.Capture),
+		"Captured":         reflect.ValueOf(display.Captured),
 		"Clear":            reflect.ValueOf(display.Clear),
 		"HTML":             reflect.ValueOf(display.HTML),
 		"JPEG":             reflect.ValueOf(display.JPEG),
@@ -34,18 +36,22 @@ func init() {
 		"Progress":         reflect.ValueOf(display.Progress),
 		"ProgressInterval": reflect.ValueOf(display.ProgressInterval),
 		"Publish":          reflect.ValueOf(display.Publish),
+		"ResetCaptures":    reflect.ValueOf(display.ResetCaptures),
 		"SVG":              reflect.ValueOf(display.SVG),
 		"Save":             reflect.ValueOf(display.Save),
+		"SetFlusher":       reflect.ValueOf(display.SetFlusher),
 		"SetPublisher":     reflect.ValueOf(display.SetPublisher),
 		"Show":             reflect.ValueOf(display.Show),
 		"Text":             reflect.ValueOf(display.Text),
 
 		// type definitions
 		"Bundle":      reflect.ValueOf((*display.Bundle)(nil)),
+		"Capturer":    reflect.ValueOf((*display.Capturer)(nil)),
 		"HTMLer":      reflect.ValueOf((*display.HTMLer)(nil)),
 		"Handle":      reflect.ValueOf((*display.Handle)(nil)),
 		"JPEGer":      reflect.ValueOf((*display.JPEGer)(nil)),
 		"Kind":        reflect.ValueOf((*display.Kind)(nil)),
+		"MIMEBundler": reflect.ValueOf((*display.MIMEBundler)(nil)),
 		"Markdowner":  reflect.ValueOf((*display.Markdowner)(nil)),
 		"Message":     reflect.ValueOf((*display.Message)(nil)),
 		"PNGer":       reflect.ValueOf((*display.PNGer)(nil)),
@@ -53,12 +59,28 @@ func init() {
 		"SVGer":       reflect.ValueOf((*display.SVGer)(nil)),
 
 		// interface wrapper definitions
-		"_HTMLer":     reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_HTMLer)(nil)),
-		"_JPEGer":     reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_JPEGer)(nil)),
-		"_Markdowner": reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_Markdowner)(nil)),
-		"_PNGer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_PNGer)(nil)),
-		"_SVGer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_SVGer)(nil)),
+		"_Capturer":    reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_Capturer)(nil)),
+		"_HTMLer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_HTMLer)(nil)),
+		"_JPEGer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_JPEGer)(nil)),
+		"_MIMEBundler": reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler)(nil)),
+		"_Markdowner":  reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_Markdowner)(nil)),
+		"_PNGer":       reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_PNGer)(nil)),
+		"_SVGer":       reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_SVGer)(nil)),
 	}
+}
+
+// _github_com_seed43a1e1ab_gocl_kernel_display_Capturer is an interface wrapper for Capturer type
+type _github_com_seed43a1e1ab_gocl_kernel_display_Capturer struct {
+	IValue   interface{}
+	WDisplay func(m display.Message) bool
+	WStream  func(name string, text string)
+}
+
+func (W _github_com_seed43a1e1ab_gocl_kernel_display_Capturer) Display(m display.Message) bool {
+	return W.WDisplay(m)
+}
+func (W _github_com_seed43a1e1ab_gocl_kernel_display_Capturer) Stream(name string, text string) {
+	W.WStream(name, text)
 }
 
 // _github_com_seed43a1e1ab_gocl_kernel_display_HTMLer is an interface wrapper for HTMLer type
@@ -79,6 +101,16 @@ type _github_com_seed43a1e1ab_gocl_kernel_display_JPEGer struct {
 
 func (W _github_com_seed43a1e1ab_gocl_kernel_display_JPEGer) JPEG() []byte {
 	return W.WJPEG()
+}
+
+// _github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler is an interface wrapper for MIMEBundler type
+type _github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler struct {
+	IValue      interface{}
+	WMIMEBundle func() display.Bundle
+}
+
+func (W _github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler) MIMEBundle() display.Bundle {
+	return W.WMIMEBundle()
 }
 
 // _github_com_seed43a1e1ab_gocl_kernel_display_Markdowner is an interface wrapper for Markdowner type
