@@ -188,10 +188,18 @@ func Info(target string) map[string]string {
 	return out
 }
 
+// RefusedError is Deliver's error for a comm_open it answered with
+// comm_close: no such target, or its opener refused. It is the protocol
+// working as the spec says, not a failure of the user's code, so the kernel
+// logs it and shows nothing.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return e.Reason }
+
 // Deliver handles one message from the front end. A comm_open to an unknown
 // target, or one its opener refuses, is answered with comm_close, as the
-// messaging spec asks, and reported as an error; so is a comm_msg for a comm
-// that is not open (after a restart, say).
+// messaging spec asks, and reported as a *RefusedError; a comm_msg for a comm
+// that is not open (after a restart, say) is an error.
 func Deliver(m Message) error {
 	switch m.Type {
 	case TypeOpen:
@@ -200,12 +208,13 @@ func Deliver(m Message) error {
 		mu.Unlock()
 		if open == nil {
 			publish(Message{Type: TypeClose, CommID: m.CommID})
-			return fmt.Errorf("comm_open to target %q refused: gocl has no such comm target (it has %s)", m.TargetName, targetList())
+			return &RefusedError{fmt.Sprintf("comm_open to target %q refused: gocl has no such comm target (it has %s)",
+				m.TargetName, targetList())}
 		}
 		h, err := open(m)
 		if err != nil {
 			publish(Message{Type: TypeClose, CommID: m.CommID})
-			return fmt.Errorf("comm_open to target %q refused: %w", m.TargetName, err)
+			return &RefusedError{fmt.Sprintf("comm_open to target %q refused: %v", m.TargetName, err)}
 		}
 		mu.Lock()
 		comms[m.CommID] = &openComm{target: m.TargetName, h: h}

@@ -91,7 +91,9 @@ func (k *Kernel) comm(ctx context.Context, m *wire.Message) {
 	}()
 	sink := &cellSink{k: k, parent: m, ctx: cctx}
 	res := ce.Comm(cctx, cm, sink)
-	if res.Err != nil {
+	if res.Err != nil && res.Err.Name == engine.CommRefused {
+		k.log.Info("comm refused", "target_name", cm.TargetName, "comm_id", cm.CommID, "why", res.Err.Value)
+	} else if res.Err != nil {
 		k.log.Warn("comm message failed", "msg_type", cm.Type, "comm_id", cm.CommID, "target_name", cm.TargetName,
 			"err", res.Err.Error())
 		k.t.Publish(m, "error", errorContent(res.Err))

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -113,6 +114,10 @@ func (e *Engine) Comm(ctx context.Context, m comm.Message, sink Sink) Result {
 	return Result{}
 }
 
+// CommRefused is the CellError name of a comm_open that was answered with
+// comm_close (see comm.RefusedError): something to log, not to show.
+const CommRefused = "CommRefused"
+
 // CommInfo lists the open comms, comm id -> target name, only those of
 // target when it is not empty (comm_info_request).
 func (e *Engine) CommInfo(target string) map[string]string { return comm.Info(target) }
@@ -144,6 +149,10 @@ func (e *Engine) runFunc(ctx context.Context, f func() error) *CellError {
 				panicked = p.Value
 			}
 			return simpleError("panic", fmt.Sprintf("a comm handler panicked: %v", panicked))
+		}
+		var refused *comm.RefusedError
+		if errors.As(ferr, &refused) {
+			return simpleError(CommRefused, ferr.Error())
 		}
 		if ferr != nil {
 			return simpleError("CommError", ferr.Error())
