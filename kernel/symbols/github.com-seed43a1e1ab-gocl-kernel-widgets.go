@@ -30,6 +30,7 @@ func init() {
 		"NewIntSlider":        reflect.ValueOf(widgets.NewIntSlider),
 		"NewInteractive":      reflect.ValueOf(widgets.NewInteractive),
 		"NewLabel":            reflect.ValueOf(widgets.NewLabel),
+		"NewModel":            reflect.ValueOf(widgets.NewModel),
 		"NewOutput":           reflect.ValueOf(widgets.NewOutput),
 		"NewPlay":             reflect.ValueOf(widgets.NewPlay),
 		"NewText":             reflect.ValueOf(widgets.NewText),

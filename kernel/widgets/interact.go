@@ -80,11 +80,10 @@ func NewInteractive(f any, controls ...any) *Interactive {
 // slider from 0 to three times it (or -v to 3v), a [2]int or [2]float64 a
 // slider over that range, a []string a Dropdown, a bool a Checkbox, a string
 // a Text. Parameters without one get a control for their type's zero
-// value. Wrap one in Arg to name it. It returns the Interactive.
-func Interact(f any, controls ...any) *Interactive {
-	it := NewInteractive(f, controls...)
-	Show(it)
-	return it
+// value. Wrap one in Arg to name it. NewInteractive does the same without
+// displaying, for code that wants the controls.
+func Interact(f any, controls ...any) {
+	Show(NewInteractive(f, controls...))
 }
 
 // Update calls the function again with the controls' values, replacing its

@@ -414,3 +414,11 @@ func (h *handler) Closed(comm.Message) {
 	h.m.mu.Unlock()
 	unregister(h.m)
 }
+
+// NewModel makes any model of the widget specification by name, with attrs
+// set over its defaults: widgets.NewModel("IntProgressModel",
+// map[string]any{"value": 3, "max": 10}) for a widget this package has no
+// type for. Binary attributes ([]byte, an Image's value) travel as buffers.
+func NewModel(name string, attrs map[string]any) *Model {
+	return newModel(name, attrs)
+}
