@@ -63,17 +63,33 @@ func Link(a Widget, attrA string, b Widget, attrB string) *Model {
 }
 
 // Show displays widgets in the cell's output (the widget-view output of
-// each), as display.Show does.
+// each), as display.Show does, each with a display_id: when an Output
+// shown this way changes, its static copy (text/html) in the notebook is
+// updated too.
 func Show(ws ...Widget) {
 	for _, w := range ws {
-		display.Show(w.Base().self)
+		m := w.Base()
+		m.mu.Lock()
+		m.shown = true
+		m.mu.Unlock()
+		display.Publish(display.Message{Kind: display.KindShow, Data: display.BundleOf(m.self), Metadata: map[string]any{},
+			DisplayID: m.displayID()})
 	}
+}
+
+// displayID is the display_id Show gives the widget's outputs.
+func (m *Model) displayID() string { return "gocl-widget-" + m.id }
+
+func (m *Model) shownStatic() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.shown
 }
 
 // staticHTML is the text/html a displayed widget carries besides its view,
 // for pages that cannot run widgets (nbconvert, GitHub): an Output shows its
-// outputs, a box its children, a control its label and value. Empty for a
-// widget with nothing worth showing.
+// outputs, a box the static HTML of its children. Empty for a widget with
+// nothing worth showing.
 func staticHTML(w Widget) string {
 	switch x := w.(type) {
 	case *Output:
@@ -102,26 +118,11 @@ func staticHTML(w Widget) string {
 		return fmt.Sprintf("<div style=\"display:flex;flex-direction:%s;gap:1em\">%s</div>", dir, b.String())
 	case *Interactive:
 		return staticHTML(x.Box)
-	case *Button:
-		return ""
 	}
-	m := w.Base()
-	st := m.snapshot()
-	var v any
-	switch x := w.(type) {
-	case *Dropdown:
-		v = x.Value()
-	case *ToggleButtons:
-		v = x.Value()
-	default:
-		v = st["value"]
-	}
-	if v == nil {
-		return ""
-	}
-	d, _ := st["description"].(string)
-	return fmt.Sprintf("<span class=\"gocl-widget-control\"><b>%s</b> %s</span>", html.EscapeString(d),
-		html.EscapeString(fmt.Sprint(v)))
+	// Controls have none: their static copy is not updated as they move
+	// (that would redraw them on the page under the user's pointer), and a
+	// stale value would mislead.
+	return ""
 }
 
 // outputHTML renders one nbformat output as HTML, for staticHTML.

@@ -114,6 +114,7 @@ func (c *callback) run(f func()) {
 		end := display.Capture(t)
 		defer func() {
 			end()
+			t.updateStatic()
 			runningM.Lock()
 			if n := len(current); n > 0 {
 				current = current[:n-1]

@@ -23,6 +23,8 @@
 // Every widget's state starts from the published model specification
 // (schema/), and Set refuses values that do not fit it. A displayed widget is
 // a display_data with application/vnd.jupyter.widget-view+json; it also
-// carries text/plain and, where it has something to show (an Output's
-// contents, a control's value), text/html for pages that cannot run widgets.
+// carries text/plain and, for an Output (or a box holding one), its contents
+// as text/html for pages that cannot run widgets. Shown with Show, that copy
+// follows the Output's changes (update_display_data), so a saved notebook
+// read statically shows the last state.
 package widgets

@@ -41,6 +41,7 @@ type Model struct {
 	children []Widget
 	layout   *Model
 	style    *Model
+	shown    bool // displayed by Show, with displayID
 
 	self Widget // the typed widget that embeds this model, for Interact and text/plain
 }

@@ -21,6 +21,7 @@ type Output struct {
 	ids       map[string][]int // display_id -> indexes in outputs
 	clearNext bool
 	area      bool // made by gocl as a cell's callback area
+	dirty     bool // changed since the static copies were last updated
 }
 
 // NewOutput makes an empty Output area. Display it, then fill it with
@@ -41,6 +42,7 @@ func (o *Output) Capture(f func()) {
 // Show appends v, displayed as display.Show would, to o.
 func (o *Output) Show(v any) {
 	o.Display(display.Message{Kind: display.KindShow, Data: display.BundleOf(v)})
+	o.updateStatic()
 }
 
 // Replace replaces everything in o with v, in one update, so the page
@@ -53,6 +55,7 @@ func (o *Output) Replace(v any) {
 	o.clearNext = false
 	o.syncLocked()
 	o.omu.Unlock()
+	o.updateStatic()
 }
 
 // Print appends the text of a, as fmt.Print writes it, to o's stdout.
@@ -62,13 +65,15 @@ func (o *Output) Print(a ...any) { o.Stream("stdout", fmt.Sprint(a...)) }
 // which avoids flicker in a callback that clears and redraws.
 func (o *Output) Clear(wait bool) {
 	o.omu.Lock()
-	defer o.omu.Unlock()
 	if wait {
 		o.clearNext = true
+		o.omu.Unlock()
 		return
 	}
 	o.clearLocked()
 	o.syncLocked()
+	o.omu.Unlock()
+	o.updateStatic()
 }
 
 // Outputs returns a copy of o's outputs, as nbformat output objects.
@@ -160,6 +165,7 @@ func (o *Output) appendError(ename, evalue string, traceback []string) {
 // syncLocked sends the outputs to the front ends; o.omu is held, so that
 // updates leave in the order they were made.
 func (o *Output) syncLocked() {
+	o.dirty = true
 	list := make([]any, len(o.outputs))
 	for i, out := range copyOutputs(o.outputs) {
 		list[i] = out
@@ -192,6 +198,56 @@ func copyOutputs(l []map[string]any) []map[string]any {
 	out := make([]map[string]any, len(l))
 	for i, m := range l {
 		out[i] = copyMap(m)
+	}
+	return out
+}
+
+// updateStatic brings the copies of o that widgets.Show put in the cells'
+// outputs up to date (update_display_data of their text/html), so that a
+// saved notebook read without widgets (nbconvert, GitHub) shows what o shows
+// now, not what it showed when displayed: o's own, and those of the boxes
+// that hold it. o.omu must not be held.
+func (o *Output) updateStatic() {
+	o.omu.Lock()
+	dirty := o.dirty
+	o.dirty = false
+	o.omu.Unlock()
+	if !dirty {
+		return
+	}
+	for _, m := range append([]*Model{o.Model}, holders(o.Model)...) {
+		if m.shownStatic() {
+			display.Publish(display.Message{Kind: display.KindUpdate, Data: m.MIMEBundle(), Metadata: map[string]any{},
+				DisplayID: m.displayID()})
+		}
+	}
+}
+
+// holders returns the boxes that hold m, directly or not.
+func holders(m *Model) []*Model {
+	var out []*Model
+	seen := map[*Model]bool{m: true}
+	queue := []*Model{m}
+	all := All()
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, b := range all {
+			if seen[b] {
+				continue
+			}
+			b.mu.Lock()
+			kids := append([]Widget(nil), b.children...)
+			b.mu.Unlock()
+			for _, k := range kids {
+				if k.Base() == c {
+					seen[b] = true
+					out = append(out, b)
+					queue = append(queue, b)
+					break
+				}
+			}
+		}
 	}
 	return out
 }
