@@ -164,6 +164,16 @@ class WidgetTest(unittest.TestCase):
         _, msgs = self.execute("clicks")
         self.assertEqual([m for m in msgs if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"], "2")
 
+    def test_widgets_complete_and_inspect(self):
+        code = "widgets.NewIntSl"
+        self.kc.complete(code, len(code))
+        reply = self.kc.get_shell_msg(timeout=10)
+        self.assertIn("NewIntSlider", reply["content"]["matches"])
+        self.kc.inspect(code + "ider(", len(code) + 2)
+        reply = self.kc.get_shell_msg(timeout=10)
+        self.assertTrue(reply["content"]["found"], reply["content"])
+        self.assertIn("clamped", reply["content"]["data"]["text/plain"])
+
     def test_comm_to_unknown_target_is_closed(self):
         cid = uuid.uuid4().hex
         m = self.send_shell("comm_open", {"comm_id": cid, "target_name": "no.such.target", "data": {}})
