@@ -494,3 +494,45 @@ func roundTrip(v any) any {
 	x, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	return x
 }
+
+// TestStaticCopyFollows: an Output shown with Show has a display_id, and
+// every change of it, from Go or in a callback, updates its static copy
+// (text/html) and that of the boxes holding it, for readers without widgets.
+func TestStaticCopyFollows(t *testing.T) {
+	w := newWire(t)
+	out := NewOutput()
+	s := NewIntSlider("n", 0, 10, 1)
+	box := NewVBox(s, out)
+	s.OutputTo(out)
+	s.OnChange(func(v int) { out.Replace(display.Bundle{display.MIMEHTML: fmt.Sprintf("<b>n is %d</b>", v)}) })
+	Show(box, out)
+	w.mu.Lock()
+	shows := append([]display.Message{}, w.disp...)
+	w.disp = nil
+	w.mu.Unlock()
+	if len(shows) != 2 || shows[0].DisplayID != "gocl-widget-"+box.ID() || shows[1].DisplayID != "gocl-widget-"+out.ID() {
+		t.Fatalf("Show published %+v, want the box and the output with display ids", shows)
+	}
+	if _, ok := shows[1].Data[display.MIMEHTML]; ok {
+		t.Error("an empty Output carries static HTML")
+	}
+	if err := comm.Deliver(comm.Message{Type: comm.TypeMsg, CommID: s.ID(),
+		Data: map[string]any{"method": "update", "state": map[string]any{"value": 7.0}}}); err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ids := map[string]string{}
+	for _, m := range w.disp {
+		if m.Kind != display.KindUpdate {
+			t.Errorf("a change published %v, want only updates", m.Kind)
+		}
+		h, _ := m.Data[display.MIMEHTML].(string)
+		ids[m.DisplayID] = h
+	}
+	for _, id := range []string{out.ID(), box.ID()} {
+		if h := ids["gocl-widget-"+id]; !strings.Contains(h, "<b>n is 7</b>") {
+			t.Errorf("static copy of %s after the change: %q", id, h)
+		}
+	}
+}
