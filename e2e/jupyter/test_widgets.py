@@ -6,6 +6,7 @@ state, opens the jupyter.widget.control comm and asks for every state, sends
 an update as a dragged slider does, and checks the echo_update, the Go
 callback's output, and that a value set in Go reaches it as an update.
 """
+import atexit
 import queue
 import time
 import unittest
@@ -185,8 +186,10 @@ class WidgetTest(unittest.TestCase):
         self.assertEqual(closes[0]["content"]["comm_id"], cid)
 
 
-def tearDownModule():
-    goclenv.teardown()
+# At exit, not in tearDownModule: the test modules share one kernelspec
+# prefix, and removing it after the first module would leave the others
+# running whatever "gocl" kernelspec the system has.
+atexit.register(goclenv.teardown)
 
 
 if __name__ == "__main__":
