@@ -10,9 +10,9 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/seed43a1e1ab/gocl/internal/capture"
 	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
-	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
 // Comms: the engine's half of Jupyter comms (kernel/comm), which is what
@@ -46,7 +46,7 @@ var (
 
 func init() {
 	comm.SetPublisher(publishComm)
-	display.SetFlusher(func() { _ = flushAll(drainTimeout) })
+	capture.SetFlusher(func() { _ = flushAll(drainTimeout) })
 }
 
 // publishComm sends m through the running cell's sink, else the last sink
@@ -101,7 +101,7 @@ func (e *Engine) Comm(ctx context.Context, m comm.Message, sink Sink) Result {
 		if err := flushAll(drainTimeout); err != nil {
 			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
 		}
-		display.ResetCaptures()
+		capture.Reset()
 		outStream.detach()
 		errOut.detach()
 		running.CompareAndSwap(io, nil)

@@ -14,6 +14,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/seed43a1e1ab/gocl/internal/capture"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -82,7 +83,7 @@ type cellIO struct {
 func (c *cellIO) stream(name, text string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if cp := display.Captured(); cp != nil { // an Output widget (see comm.go)
+	if cp := capture.Current(); cp != nil { // an Output widget (see comm.go)
 		cp.Stream(name, text)
 		return
 	}
@@ -92,7 +93,7 @@ func (c *cellIO) stream(name, text string) {
 func (c *cellIO) display(m display.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if cp := display.Captured(); cp != nil && cp.Display(m) {
+	if cp := capture.Current(); cp != nil && cp.Display(m) {
 		return
 	}
 	c.sink.Display(m)

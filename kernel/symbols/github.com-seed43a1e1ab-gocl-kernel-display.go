@@ -13,8 +13,6 @@ func init() {
 	Symbols["github.com/seed43a1e1ab/gocl/kernel/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BundleOf":         reflect.ValueOf(display.BundleOf),
-		"Capture":          reflect.ValueOf(display.Capture),
-		"Captured":         reflect.ValueOf(display.Captured),
 		"Clear":            reflect.ValueOf(display.Clear),
 		"HTML":             reflect.ValueOf(display.HTML),
 		"JPEG":             reflect.ValueOf(display.JPEG),
@@ -36,17 +34,14 @@ func init() {
 		"Progress":         reflect.ValueOf(display.Progress),
 		"ProgressInterval": reflect.ValueOf(display.ProgressInterval),
 		"Publish":          reflect.ValueOf(display.Publish),
-		"ResetCaptures":    reflect.ValueOf(display.ResetCaptures),
 		"SVG":              reflect.ValueOf(display.SVG),
 		"Save":             reflect.ValueOf(display.Save),
-		"SetFlusher":       reflect.ValueOf(display.SetFlusher),
 		"SetPublisher":     reflect.ValueOf(display.SetPublisher),
 		"Show":             reflect.ValueOf(display.Show),
 		"Text":             reflect.ValueOf(display.Text),
 
 		// type definitions
 		"Bundle":      reflect.ValueOf((*display.Bundle)(nil)),
-		"Capturer":    reflect.ValueOf((*display.Capturer)(nil)),
 		"HTMLer":      reflect.ValueOf((*display.HTMLer)(nil)),
 		"Handle":      reflect.ValueOf((*display.Handle)(nil)),
 		"JPEGer":      reflect.ValueOf((*display.JPEGer)(nil)),
@@ -59,7 +54,6 @@ func init() {
 		"SVGer":       reflect.ValueOf((*display.SVGer)(nil)),
 
 		// interface wrapper definitions
-		"_Capturer":    reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_Capturer)(nil)),
 		"_HTMLer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_HTMLer)(nil)),
 		"_JPEGer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_JPEGer)(nil)),
 		"_MIMEBundler": reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler)(nil)),
@@ -67,20 +61,6 @@ func init() {
 		"_PNGer":       reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_PNGer)(nil)),
 		"_SVGer":       reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_SVGer)(nil)),
 	}
-}
-
-// _github_com_seed43a1e1ab_gocl_kernel_display_Capturer is an interface wrapper for Capturer type
-type _github_com_seed43a1e1ab_gocl_kernel_display_Capturer struct {
-	IValue   interface{}
-	WDisplay func(m display.Message) bool
-	WStream  func(name string, text string)
-}
-
-func (W _github_com_seed43a1e1ab_gocl_kernel_display_Capturer) Display(m display.Message) bool {
-	return W.WDisplay(m)
-}
-func (W _github_com_seed43a1e1ab_gocl_kernel_display_Capturer) Stream(name string, text string) {
-	W.WStream(name, text)
 }
 
 // _github_com_seed43a1e1ab_gocl_kernel_display_HTMLer is an interface wrapper for HTMLer type

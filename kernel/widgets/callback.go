@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/seed43a1e1ab/gocl/internal/capture"
 	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
@@ -111,7 +112,7 @@ func (c *callback) run(f func()) {
 		runningM.Lock()
 		current = append(current, t)
 		runningM.Unlock()
-		end := display.Capture(t)
+		end := capture.Push(t)
 		defer func() {
 			end()
 			t.updateStatic()

@@ -1,15 +1,24 @@
-package display
+// Package capture redirects what running code prints and displays away from
+// the cell's own output area, into a Capturer: an ipywidgets Output widget
+// is one (kernel/widgets). The engine consults Current for every stream and
+// display message it delivers. It lives apart from kernel/display so that
+// cells, which have display, cannot reach it.
+package capture
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/seed43a1e1ab/gocl/kernel/display"
+)
 
 // Capturer receives the output of the running cell (or widget callback)
-// instead of the cell's own output area while a Capture is in effect: an
+// instead of the cell's own output area while a Push is in effect: an
 // ipywidgets Output widget is one. Display returns false for a message it
 // does not take (an update of a display it never showed), which then goes
 // on to the cell.
 type Capturer interface {
 	Stream(name, text string)
-	Display(m Message) bool
+	Display(m display.Message) bool
 }
 
 var (
@@ -19,7 +28,7 @@ var (
 )
 
 // SetFlusher installs f, which delivers everything the running code has
-// written so far; Capture calls it at both ends, so that prints keep their
+// written so far; Push calls it at both ends, so that prints keep their
 // place. The engine installs it.
 func SetFlusher(f func()) {
 	captureMu.Lock()
@@ -36,9 +45,9 @@ func flush() {
 	}
 }
 
-// Capture sends what the running code prints and displays to c until end is
+// Push sends what the running code prints and displays to c until end is
 // called. Captures nest: the innermost one receives the output.
-func Capture(c Capturer) (end func()) {
+func Push(c Capturer) (end func()) {
 	flush()
 	captureMu.Lock()
 	captures = append(captures, c)
@@ -59,8 +68,8 @@ func Capture(c Capturer) (end func()) {
 	}
 }
 
-// Captured returns the innermost capturer in effect, or nil.
-func Captured() Capturer {
+// Current returns the innermost capturer in effect, or nil.
+func Current() Capturer {
 	captureMu.Lock()
 	defer captureMu.Unlock()
 	if len(captures) == 0 {
@@ -69,9 +78,9 @@ func Captured() Capturer {
 	return captures[len(captures)-1]
 }
 
-// ResetCaptures ends every capture; the engine calls it when a cell or a
-// callback ends, so that a capture a panic left open does not outlive it.
-func ResetCaptures() {
+// Reset ends every capture; the engine calls it when a comm handler ends,
+// so that a capture a panic left open does not outlive it.
+func Reset() {
 	captureMu.Lock()
 	defer captureMu.Unlock()
 	captures = nil
