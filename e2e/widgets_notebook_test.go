@@ -112,8 +112,16 @@ func checkWidgetNotebook(path, lastCard string) (device string, problems []strin
 			}
 		}
 	}
-	for _, m := range ws.State {
+	for id, m := range ws.State {
 		models[m.ModelName]++
+		if m.ModelName == "OutputModel" { // a callback's error lands in its Output
+			outs, _ := m.State["outputs"].([]any)
+			for _, o := range outs {
+				if o, _ := o.(map[string]any); o["output_type"] == "error" {
+					problems = append(problems, fmt.Sprintf("Output widget %s holds an error: %v: %v", id, o["ename"], o["evalue"]))
+				}
+			}
+		}
 		if m.ModelName == "OutputModel" && m.ModelModule != "@jupyter-widgets/output" ||
 			strings.HasSuffix(m.ModelName, "SliderModel") && (m.ModelModule != "@jupyter-widgets/controls" || m.ModuleVer != "2.0.0") {
 			problems = append(problems, fmt.Sprintf("%s from %s %s", m.ModelName, m.ModelModule, m.ModuleVer))
@@ -146,20 +154,24 @@ func checkWidgetNotebook(path, lastCard string) (device string, problems []strin
 func TestExploreNotebook(t *testing.T) {
 	needOpenCL(t)
 	const lastCard = "8.00 MB"
-	t.Run("gocl run", func(t *testing.T) {
-		dir := t.TempDir()
-		in := copyNotebook(t, exploreNotebook, dir)
-		out := filepath.Join(dir, "out.ipynb")
-		log, err := runLogged(t, 3*time.Minute, exec.Command(goclBin, "run", in, "-o", out, "--kernel-env", "GOCL_N="+smallN))
-		if err != nil {
-			t.Fatalf("gocl run: %v\n%s", err, log)
-		}
-		device, problems := checkWidgetNotebook(out, lastCard)
-		for _, p := range problems {
-			t.Error(p)
-		}
-		t.Logf("ran on %s", device)
-	})
+	// At smallN, and at the browser test's size, where the buffer (800 KB)
+	// is smaller than some controls' defaults elsewhere.
+	for _, n := range []struct{ n, last string }{{smallN, lastCard}, {"100000", "800 KB"}} {
+		t.Run("gocl run N="+n.n, func(t *testing.T) {
+			dir := t.TempDir()
+			in := copyNotebook(t, exploreNotebook, dir)
+			out := filepath.Join(dir, "out.ipynb")
+			log, err := runLogged(t, 3*time.Minute, exec.Command(goclBin, "run", in, "-o", out, "--kernel-env", "GOCL_N="+n.n))
+			if err != nil {
+				t.Fatalf("gocl run: %v\n%s", err, log)
+			}
+			device, problems := checkWidgetNotebook(out, n.last)
+			for _, p := range problems {
+				t.Error(p)
+			}
+			t.Logf("ran on %s", device)
+		})
+	}
 	t.Run("nbconvert", func(t *testing.T) {
 		jupyter, err := exec.LookPath("jupyter")
 		if err != nil {
@@ -210,13 +222,17 @@ func TestCheckWidgetNotebookCatchesProblems(t *testing.T) {
 	  {"output_type": "display_data", "metadata": {}, "data": {
 	    "application/vnd.jupyter.widget-view+json": {"model_id": "gone", "version_major": 2, "version_minor": 0},
 	    "text/html": "<td>device time</td><td>host blocked</td> 4.10 kB"}}]}],
-	 "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	 "metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {"version_major": 1, "version_minor": 0, "state": {
+	   "o1": {"model_name": "OutputModel", "model_module": "@jupyter-widgets/output", "model_module_version": "1.0.0",
+	     "state": {"outputs": [{"output_type": "error", "ename": "panic", "evalue": "CL_INVALID_VALUE", "traceback": []}]}}}}}},
+	 "nbformat": 4, "nbformat_minor": 5}`
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, problems := checkWidgetNotebook(path, "8.00 MB")
 	all := strings.Join(problems, "\n")
-	for _, w := range []string{"no widget state", "which metadata.widgets lacks", "no OutputModel", "static copies", "did not follow"} {
+	for _, w := range []string{"no widget state", "which metadata.widgets lacks", "holds an error: panic: CL_INVALID_VALUE",
+		"no FloatLogSliderModel", "static copies", "did not follow"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("problems lack %q:\n%s", w, all)
 		}

@@ -94,7 +94,8 @@ func (it *Interactive) Update() {
 		args[i] = valueOf(w, it.fn.Type().In(i))
 	}
 	it.Out.Clear(true)
-	it.Out.Capture(func() {
+	c := &callback{what: "Interact function " + it.fn.Type().String(), area: it.Out}
+	c.run(func() {
 		for _, r := range it.fn.Call(args) {
 			if !r.IsValid() || (r.Kind() == reflect.Interface || r.Kind() == reflect.Pointer) && r.IsNil() {
 				continue
