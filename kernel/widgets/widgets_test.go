@@ -536,3 +536,36 @@ func TestStaticCopyFollows(t *testing.T) {
 		}
 	}
 }
+
+// TestBadFrontEndState: a state gocl cannot take is refused with an error
+// naming it, the page is put back where the kernel is, and nothing changes.
+func TestBadFrontEndState(t *testing.T) {
+	w := newWire(t)
+	s := NewIntSlider("n", 0, 10, 5)
+	calls := 0
+	s.OutputTo(NewOutput())
+	s.OnChange(func(int) { calls++ })
+	w.take()
+	for _, bad := range []map[string]any{
+		{"method": "update", "state": map[string]any{"value": "five"}},
+		{"method": "update", "state": map[string]any{"value": 2.5}},
+		{"method": "update", "state": map[string]any{"no_such_attribute": 1.0}},
+		{"method": "update"},
+		{"method": "frobnicate"},
+		nil,
+	} {
+		err := comm.Deliver(comm.Message{Type: comm.TypeMsg, CommID: s.ID(), Data: bad})
+		if err == nil {
+			t.Errorf("%v was taken", bad)
+		}
+		if bad != nil && bad["state"] != nil {
+			msgs := w.take()
+			if last := msgs[len(msgs)-1]; last.Data["method"] != "update" || last.Data["state"].(map[string]any)["value"] != 5.0 {
+				t.Errorf("after %v the page was not put back: %+v", bad, last)
+			}
+		}
+	}
+	if s.Value() != 5 || calls != 0 {
+		t.Errorf("after bad states: value %d, %d callbacks", s.Value(), calls)
+	}
+}
