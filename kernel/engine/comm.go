@@ -40,8 +40,9 @@ type CommSink interface {
 }
 
 var (
-	commMu   sync.Mutex // serializes CommSink calls
-	lastComm atomic.Pointer[cellIO]
+	commMu       sync.Mutex // serializes CommSink calls
+	lastComm     atomic.Pointer[cellIO]
+	commDropOnce sync.Once // says once that a sink cannot carry comms
 )
 
 func init() {
@@ -65,6 +66,10 @@ func publishComm(m comm.Message) {
 	}
 	cs, ok := c.sink.(CommSink)
 	if !ok {
+		commDropOnce.Do(func() {
+			fmt.Fprintf(OriginalStderr(), "gocl: widget and comm messages are dropped: the sink of this run (%T) has no "+
+				"Comm method (engine.CommSink), so widgets cannot reach the page\n", c.sink)
+		})
 		return
 	}
 	commMu.Lock()
