@@ -14,6 +14,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/seed43a1e1ab/gocl/internal/capture"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -84,12 +85,19 @@ type cellIO struct {
 func (c *cellIO) stream(name, text string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if cp := capture.Current(); cp != nil { // an Output widget (see comm.go)
+		cp.Stream(name, text)
+		return
+	}
 	c.sink.Stream(name, text)
 }
 
 func (c *cellIO) display(m display.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if cp := capture.Current(); cp != nil && cp.Display(m) {
+		return
+	}
 	c.sink.Display(m)
 }
 
@@ -111,6 +119,7 @@ func New(opts Options) (*Engine, error) {
 	if err := startCapture(); err != nil {
 		return nil, err
 	}
+	resetComms() // comms of an earlier interpreter are gone (comm.go)
 	e := &Engine{
 		files:   map[string]string{},
 		imports: map[string]string{},
