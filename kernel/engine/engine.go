@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -57,13 +58,14 @@ type Engine struct {
 
 	stdin *stdinReader
 
-	state   sync.Mutex        // guards what Scope reads
-	files   map[string]string // cell name -> source, for tracebacks
-	imports map[string]string // name in cells -> import path
-	types   map[string]string // type name -> normalized declaration
-	decls   map[string]Symbol // user declarations by name
-	dropped map[string]string // names a failed cell declared but never set, by cell
-	avail   map[string]bool   // importable package paths
+	state   sync.Mutex                          // guards what Scope reads
+	files   map[string]string                   // cell name -> source, for tracebacks
+	imports map[string]string                   // name in cells -> import path
+	types   map[string]string                   // type name -> normalized declaration
+	decls   map[string]Symbol                   // user declarations by name
+	dropped map[string]string                   // names a failed cell declared but never set, by cell
+	avail   map[string]bool                     // importable package paths
+	symbols map[string]map[string]reflect.Value // compiled symbols by import path, for exprType
 
 	trace   traceLog
 	bodyAt  atomic.Pointer[frame]          // where the running cell's body function starts
@@ -148,8 +150,12 @@ func New(opts Options) (*Engine, error) {
 		if err := e.in.Use(t); err != nil {
 			return nil, fmt.Errorf("load symbols: %w", err)
 		}
-		for k := range t {
+		for k, syms := range t {
 			e.avail[path.Dir(k)] = true
+			if e.symbols == nil {
+				e.symbols = map[string]map[string]reflect.Value{}
+			}
+			e.symbols[path.Dir(k)] = syms
 		}
 	}
 	if err := e.in.Use(e.overrides()); err != nil {
