@@ -323,8 +323,7 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 			spec := s.(*ast.ImportSpec)
 			ipath, _ := strconv.Unquote(spec.Path.Value)
 			if !e.avail[ipath] {
-				return e.errorAt(name, "ImportError", fmt.Sprintf("package %q is not available: cells can import the Go "+
-					"standard library and the packages built into gocl (see the kernel's doc)", ipath), spec.Pos(), nil)
+				return e.errorAt(name, "ImportError", importRefusal(ipath), spec.Pos(), nil)
 			}
 			alias := path.Base(ipath)
 			if spec.Name != nil {

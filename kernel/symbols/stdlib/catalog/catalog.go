@@ -23,8 +23,8 @@ var Refused = map[string]string{
 		"built into gocl (as clapi is)",
 	"runtime/race":     "it only has effect in a binary built with -race; gocl is not",
 	"runtime/coverage": "it only has effect in a binary built with -cover; gocl is not",
-	"plugin": "a plugin must be built by the same toolchain with the same dependencies as gocl itself, and its " +
-		"symbols would be untyped to the interpreter; build the code into gocl instead",
+	"plugin": "plugin.Open needs a plugin built by the same Go toolchain, with the same version of every " +
+		"dependency, as this gocl binary; build the code into gocl instead (kernel/symbols)",
 }
 
 // Generic are the standard packages whose generic functions and types come
@@ -38,9 +38,14 @@ var Notes = map[string]string{
 	"os/exec": "commands run with the rights of the user who started the kernel",
 	"log":     "log.Fatal* and a log.New logger's Fatal* panic instead of exiting (the kernel keeps running)",
 	"syscall": "Exit and Exec are left out: they would end the kernel; use os.Exit and os/exec",
-	"slices": "generic functions take and return plain []E: a named slice type comes back as []E, convert it " +
-		"back (Names(slices.Clone(n))); iterators are plain funcs (range over them needs Go 1.23 range-over-func)",
-	"maps":        "generic functions take and return plain map[K]V: a named map type comes back as map[K]V",
+	"slices": "functions take and return plain []E (a named slice type comes back as []E: convert it back); " +
+		"Concat needs two slices or more, no s... spread; a call must pass at least one value to a ... " +
+		"parameter (slices.Insert(s, i) alone crashes yaegi); a slice of a compiled type (strings.Fields(s), " +
+		"os.Args) must be declared first: var w []string = strings.Fields(s)",
+	"maps": "functions take and return plain map[K]V; a map of a compiled type (http.Header) must be declared " +
+		"first: var m map[string][]string = h",
+	"cmp": "cmp.Or needs two values or more; an untyped constant next to a typed value must be typed: " +
+		"cmp.Compare(x, 1.0) with x float64 fails, cmp.Compare(x, float64(1)) works",
 	"iter":        "iter.Pull and iter.Pull2 need the runtime's coroutines: they panic saying so; collect with slices.Collect",
 	"errors":      "errors.AsType is generic and compiled: use errors.As(err, &target)",
 	"sync":        "the generic OnceValue and OnceValues are compiled: use sync.Once or sync.OnceFunc",
