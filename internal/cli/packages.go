@@ -71,6 +71,10 @@ func writePackages(w io.Writer, paths []string) {
 	tw.Flush()
 	fmt.Fprint(w, "\nGeneric functions and types of the other packages (atomic.Pointer[T], sync.OnceValue, errors.AsType...)\n"+
 		"are compiled code, which the interpreter cannot instantiate: the import works, those names do not.\n")
+	fmt.Fprint(w, "\nLimits of generic calls (yaegi's generics), with what to do instead:\n\n")
+	for _, l := range catalog.GenericLimits {
+		fmt.Fprintf(w, "  - %s\n", l)
+	}
 	fmt.Fprint(w, "\nCells cannot import:\n\n")
 	var refused []string
 	for p := range catalog.Refused {

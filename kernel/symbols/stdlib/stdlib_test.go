@@ -21,6 +21,9 @@ import (
 // with yaegi's extractor, for the go command on the PATH, and fails when a
 // file on disk differs, is missing, or belongs to no package any more.
 func TestGeneratedUpToDate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks the whole standard library from source (about a minute of CPU)")
+	}
 	std, err := generate.StdList()
 	if err != nil {
 		t.Skip(err)

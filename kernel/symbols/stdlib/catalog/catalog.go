@@ -38,20 +38,37 @@ var Notes = map[string]string{
 	"os/exec": "commands run with the rights of the user who started the kernel",
 	"log":     "log.Fatal* and a log.New logger's Fatal* panic instead of exiting (the kernel keeps running)",
 	"syscall": "Exit and Exec are left out: they would end the kernel; use os.Exit and os/exec",
-	"slices": "functions take and return plain []E (a named slice type comes back as []E: convert it back); " +
-		"Concat needs two slices or more, no s... spread; a call must pass at least one value to a ... " +
-		"parameter (slices.Insert(s, i) alone crashes yaegi); a slice of a compiled type (strings.Fields(s), " +
-		"os.Args) must be declared first: var w []string = strings.Fields(s)",
-	"maps": "functions take and return plain map[K]V; a map of a compiled type (http.Header) must be declared " +
-		"first: var m map[string][]string = h",
-	"cmp": "cmp.Or needs two values or more; an untyped constant next to a typed value must be typed: " +
-		"cmp.Compare(x, 1.0) with x float64 fails, cmp.Compare(x, float64(1)) works",
+	"slices": "functions take and return plain []E: a named slice type comes back as []E (convert it back); " +
+		"Concat takes two slices or more, without a ... spread; see the limits of generic calls",
+	"maps": "functions take and return plain map[K]V: a named map type comes back as map[K]V; see the limits " +
+		"of generic calls",
+	"cmp":         "cmp.Or takes two values or more, without a ... spread; see the limits of generic calls",
 	"iter":        "iter.Pull and iter.Pull2 need the runtime's coroutines: they panic saying so; collect with slices.Collect",
 	"errors":      "errors.AsType is generic and compiled: use errors.As(err, &target)",
 	"sync":        "the generic OnceValue and OnceValues are compiled: use sync.Once or sync.OnceFunc",
 	"sync/atomic": "the generic atomic.Pointer[T] is compiled: use atomic.Value, or a mutex",
-	"reflect":     "reflect sees interpreted types as yaegi builds them (struct fields may be renamed)",
-	"unsafe":      "Pointer, Sizeof, Alignof, Offsetof and Add, as yaegi provides them",
+	"reflect": "the generic TypeFor and TypeAssert are compiled: use reflect.TypeOf((*T)(nil)).Elem(); reflect sees " +
+		"interpreted types as yaegi builds them (struct fields may be renamed)",
+	"math/rand/v2":  "the generic rand.N is compiled: use rand.IntN, rand.Int64N (time.Duration(rand.Int64N(int64(d))))",
+	"database/sql":  "the generic sql.Null[T] is compiled: use sql.NullString, sql.NullInt64...",
+	"hash/maphash":  "the generic Comparable and WriteComparable are compiled: hash a string or []byte",
+	"runtime":       "the generic AddCleanup is compiled: use runtime.SetFinalizer",
+	"crypto/hkdf":   "Extract, Expand and Key take a func() hash.Hash (sha256.New); wrap another: func() hash.Hash { return sha3.New256() }",
+	"crypto/pbkdf2": "Key takes a func() hash.Hash (sha256.New); wrap another: func() hash.Hash { return sha3.New256() }",
+	"unsafe":        "Pointer, Sizeof, Alignof, Offsetof and Add, as yaegi provides them",
+}
+
+// GenericLimits are what yaegi v0.16.1's generics cannot do, for every
+// generic call in a cell (slices, maps, cmp, or the cell's own generic
+// functions). Each fails with a CompileError or a panic, never a value.
+var GenericLimits = []string{
+	"x := slices.Clone(s) as a top-level statement crashes yaegi's compiler: declare x, then assign it " +
+		"(var x []int; x = slices.Clone(s)), or call it inside a func",
+	"a slice or map of a compiled type (strings.Fields(s), os.Args, http.Header) passed to a generic func " +
+		"crashes yaegi's compiler: declare it with its type first (var w []string; w = strings.Fields(s))",
+	"untyped float constants as arguments fail (cmp.Compare(1.5, 2.5) panics): type them (float64(1.5))",
+	"a ... parameter must get at least one value: slices.Insert(s, i) with nothing to insert crashes yaegi",
+	"explicit instantiation takes the element type: slices.Index[int](s, v), not slices.Index[[]int, int]",
 }
 
 // Spec says how to extract one package's table.
