@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib/catalog"
 )
@@ -14,4 +16,15 @@ func importRefusal(ipath string) string {
 	}
 	return fmt.Sprintf("package %q is not available: cells can import the Go standard library and the packages "+
 		"built into gocl; `gocl packages` lists them", ipath)
+}
+
+// importName is the name an import of ipath binds without an explicit name:
+// the last element of the path, or the one before a major-version suffix
+// ("math/rand/v2" binds rand), as Go names such packages.
+func importName(ipath string) string {
+	base := path.Base(ipath)
+	if dir := path.Dir(ipath); dir != "." && len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		return path.Base(dir)
+	}
+	return base
 }

@@ -55,3 +55,21 @@ func TestExitStillEndsOnlyTheCell(t *testing.T) {
 	got, _ := ok(t, e, `"alive"`)
 	expect(t, "after os.Exit", got, `"alive"`)
 }
+
+// TestVersionedImportIsNamedAsGoNamesIt checks that math/rand/v2 binds rand,
+// so a second rand import gets the engine's clear error, not yaegi's.
+func TestVersionedImportIsNamedAsGoNamesIt(t *testing.T) {
+	e := newEngine(t)
+	got, _ := ok(t, e, "import \"math/rand/v2\"\nrand.New(rand.NewPCG(1, 2)).IntN(10) < 10")
+	expect(t, "math/rand/v2 as rand", got, "true")
+	err := fails(t, e, `import "crypto/rand"`)
+	expect(t, "second rand", err.Name, "ImportError")
+	if !strings.Contains(err.Value, "under another name") {
+		t.Errorf("import crypto/rand after math/rand/v2: %q", err.Value)
+	}
+	got, _ = ok(t, e, "import crand \"crypto/rand\"\nlen(crand.Text())")
+	expect(t, "crypto/rand as crand", got, "26")
+	for in, want := range map[string]string{"math/rand/v2": "rand", "fmt": "fmt", "go/version": "version", "v2": "v2", "a/v": "v"} {
+		expect(t, "importName("+in+")", importName(in), want)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/token"
 	"log"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -325,7 +324,7 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 			if !e.avail[ipath] {
 				return e.errorAt(name, "ImportError", importRefusal(ipath), spec.Pos(), nil)
 			}
-			alias := path.Base(ipath)
+			alias := importName(ipath)
 			if spec.Name != nil {
 				alias = spec.Name.Name
 			}
@@ -363,7 +362,7 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 	for _, s := range keep {
 		spec := s.(*ast.ImportSpec)
 		ipath, _ := strconv.Unquote(spec.Path.Value)
-		alias := path.Base(ipath)
+		alias := importName(ipath)
 		if spec.Name != nil {
 			alias = spec.Name.Name
 		}
