@@ -28,7 +28,7 @@ var Refused = map[string]string{
 }
 
 // Generic are the standard packages whose generic functions and types come
-// from interpreted Go source (package generic) rather than from compiled
+// from interpreted Go source (../generic/*.go.txt) rather than from compiled
 // code, because yaegi cannot call compiled generics.
 var Generic = []string{"cmp", "iter", "maps", "slices"}
 
