@@ -140,7 +140,9 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("load symbols: %w", err)
 		}
 		for k := range t {
-			e.avail[path.Dir(k)] = true
+			if p := path.Dir(k); p != "." && !strings.HasPrefix(p, "github.com/traefik/yaegi") {
+				e.avail[p] = true // not yaegi's own hooks
+			}
 		}
 		if i > 0 {
 			continue

@@ -11,10 +11,11 @@ import (
 func TestRefusedImportsSayWhy(t *testing.T) {
 	e := newEngine(t)
 	for path, words := range map[string]string{
-		"embed":     "os.ReadFile",
-		"weak":      "garbage collector",
-		"unique":    "map[T]*T",
-		"no/such/x": "gocl packages",
+		"embed":                    "os.ReadFile",
+		"weak":                     "garbage collector",
+		"unique":                   "map[T]*T",
+		"no/such/x":                "gocl packages",
+		"github.com/traefik/yaegi": "gocl packages",
 	} {
 		err := fails(t, e, `import "`+path+`"`)
 		expect(t, path+": error name", err.Name, "ImportError")
