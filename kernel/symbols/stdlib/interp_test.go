@@ -57,7 +57,24 @@ func main() {
 	if want := "[1 2 3] [a b c] 1 -1\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	_ = strings.TrimSpace
+}
+
+// TestPullSaysWhy checks that iter.Pull, which needs the runtime's
+// coroutines, fails with the message naming what to do instead.
+func TestPullSaysWhy(t *testing.T) {
+	in, _ := newInterp(t)
+	_, err := in.Eval(`package main
+
+import "iter"
+
+func main() {
+	var seq iter.Seq[int] = func(yield func(int) bool) { yield(1) }
+	iter.Pull(seq)
+}
+`)
+	if err == nil || !strings.Contains(err.Error(), "slices.Collect") {
+		t.Errorf("iter.Pull: %v, want a panic naming slices.Collect", err)
+	}
 }
 
 // TestGenericsMatchGo runs testdata/generics.go, which calls every function
