@@ -147,8 +147,8 @@ func writeImport(b *strings.Builder, p string) {
 	fmt.Fprintf(b, "\t%q\n", p)
 }
 
-// goRun runs src with `go run` and returns its standard output.
-func goRun(t *testing.T, dir, src string) string {
+// goRunStdout runs src with `go run` and returns its standard output.
+func goRunStdout(t *testing.T, dir, src string) string {
 	t.Helper()
 	f := filepath.Join(dir, "main.go")
 	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
@@ -234,7 +234,7 @@ func TestNewStandardLibraryMatchesGoRun(t *testing.T) {
 		if err := os.Mkdir(sub, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		want := goRun(t, sub, c.program())
+		want := goRunStdout(t, sub, c.program())
 		if got[i] != want {
 			t.Errorf("%s:\n go run: %q\n  gocl: %q\ncell:\n%s", c.name, want, got[i], c.cell())
 		}
@@ -275,7 +275,7 @@ func TestGenericLimitsGiveErrorsNotValues(t *testing.T) {
 		if err := os.Mkdir(sub, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		want := goRun(t, sub, c.program())
+		want := goRunStdout(t, sub, c.program())
 		if got[i] != want && !strings.HasPrefix(got[i], "ERROR ") {
 			t.Errorf("%s: gocl printed %q, go run %q: a wrong value", c.name, got[i], want)
 		}
