@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/seed43a1e1ab/gocl/internal/capture"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 )
 
 // Options configures a new Engine.
@@ -145,17 +145,31 @@ func New(opts Options) (*Engine, error) {
 	e.stopper = st
 	e.stdin.stopped = st.stopped
 
+	// The standard library of the Go that built gocl, then the generic
+	// packages' interpreted sources (they replace the older ones yaegi
+	// compiles when it sees fmt), then the extra tables.
 	tables := append([]interp.Exports{stdlib.Symbols}, opts.Exports...)
-	for _, t := range tables {
+	for i, t := range tables {
 		if err := e.in.Use(t); err != nil {
 			return nil, fmt.Errorf("load symbols: %w", err)
 		}
 		for k, syms := range t {
-			e.avail[path.Dir(k)] = true
+			if p := path.Dir(k); p != "." && !strings.HasPrefix(p, "github.com/traefik/yaegi") {
+				e.avail[p] = true // not yaegi's own hooks
+			}
 			if e.symbols == nil {
 				e.symbols = map[string]map[string]reflect.Value{}
 			}
 			e.symbols[path.Dir(k)] = syms
+		}
+		if i > 0 {
+			continue
+		}
+		for _, src := range stdlib.Sources() {
+			if _, err := e.in.Compile(src.Code); err != nil {
+				return nil, fmt.Errorf("load the generic package %s: %w", src.Path, err)
+			}
+			e.avail[src.Path] = true
 		}
 	}
 	if err := e.in.Use(e.overrides()); err != nil {
