@@ -24,13 +24,15 @@ const hookPath = "gocl.engine/hook"
 // displayPath is the import path of the display package cells use.
 const displayPath = "github.com/seed43a1e1ab/gocl/kernel/display"
 
-// builtinSource defines Go 1.21's min and max, which yaegi v0.16.1 lacks, as
+// builtinSource defines Go 1.21's min and max (its type parameter has an
+// engine name: yaegi leaks a generic function's type parameter names into
+// the package scope, so a cell's own `type T int` then failed), which yaegi v0.16.1 lacks, as
 // generic functions over the ordered types. A NaN argument makes the result
 // NaN, as the builtins do. Unlike the builtins, untyped constants of mixed
 // kinds (min(1, 2.5)) take the first argument's type, so they fail to
 // compile; write min(1.0, 2.5). Cells may still declare their own min and max.
 const builtinSource = `
-func min[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x T, y ...T) T {
+func min[__gocl_T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x __gocl_T, y ...__gocl_T) __gocl_T {
 	for _, v := range y {
 		if x != x {
 			return x
@@ -42,7 +44,7 @@ func min[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | 
 	return x
 }
 
-func max[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x T, y ...T) T {
+func max[__gocl_T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x __gocl_T, y ...__gocl_T) __gocl_T {
 	for _, v := range y {
 		if x != x {
 			return x

@@ -83,11 +83,12 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		ps = append(ps, p)
 	}
 	if name != "gocl" { // the engine's own helpers switch on types under recover
+		isIface := e.interfaceCase(ps)
 		for _, p := range ps {
 			if p.body != nil {
-				rewriteTypeSwitches(p.body)
+				rewriteTypeSwitches(p.body, isIface)
 			} else if p.file != nil {
-				rewriteTypeSwitches(p.file)
+				rewriteTypeSwitches(p.file, isIface)
 				rewriteDefers(p.file)
 			}
 		}

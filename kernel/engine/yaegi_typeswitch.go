@@ -44,7 +44,20 @@ import (
 var typeSwitchSeq atomic.Int64
 
 // rewriteTypeSwitches rewrites every type switch under n (see above).
-func rewriteTypeSwitches(n ast.Node) {
+// isIface reports whether a case's type expression names an interface.
+func rewriteTypeSwitches(n ast.Node, isIface func(ast.Expr) bool) {
+	rewriteList := func(list []ast.Stmt) {
+		for i, st := range list {
+			switch s := st.(type) {
+			case *ast.TypeSwitchStmt:
+				list[i] = exprSwitch(s, nil, isIface)
+			case *ast.LabeledStmt:
+				if ts, ok := s.Stmt.(*ast.TypeSwitchStmt); ok {
+					list[i] = exprSwitch(ts, s, isIface)
+				}
+			}
+		}
+	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.BlockStmt:
@@ -58,24 +71,11 @@ func rewriteTypeSwitches(n ast.Node) {
 	})
 }
 
-func rewriteList(list []ast.Stmt) {
-	for i, st := range list {
-		switch s := st.(type) {
-		case *ast.TypeSwitchStmt:
-			list[i] = exprSwitch(s, nil)
-		case *ast.LabeledStmt:
-			if ts, ok := s.Stmt.(*ast.TypeSwitchStmt); ok {
-				list[i] = exprSwitch(ts, s)
-			}
-		}
-	}
-}
-
 // exprSwitch returns the block that replaces ts (labelled by label, if not
 // nil). Nested type switches are rewritten by the caller's walk, which
 // visits the new block's case bodies afterwards.
-func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt) ast.Stmt {
-	if !rewritable(ts) {
+func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface func(ast.Expr) bool) ast.Stmt {
+	if !rewritable(ts) || !hasIfaceCase(ts, isIface) {
 		if label != nil {
 			return label
 		}
@@ -103,6 +103,17 @@ func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt) ast.Stmt {
 	}
 	outer = append(outer, &ast.AssignStmt{Lhs: []ast.Expr{id(val)}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{subject}})
 
+	// The concrete types are told apart by a type switch of their own,
+	// which yaegi gets right (two cell struct types alike in shape
+	// included); it sets the index of the case type that matched.
+	which := id(val + "k")
+	concrete := &ast.TypeSwitchStmt{Switch: pos, Assign: &ast.ExprStmt{X: &ast.TypeAssertExpr{X: id(val), Lparen: pos, Rparen: pos}},
+		Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos}}
+	outer = append(outer, &ast.AssignStmt{Lhs: []ast.Expr{which}, TokPos: pos, Tok: token.DEFINE,
+		Rhs: []ast.Expr{&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "-1"}}})
+	outer = append(outer, concrete)
+	next := 0
+
 	sw := &ast.SwitchStmt{Switch: ts.Switch, Body: &ast.BlockStmt{Lbrace: ts.Body.Lbrace, Rbrace: ts.Body.Rbrace}}
 	for _, c := range ts.Body.List {
 		cc := c.(*ast.CaseClause)
@@ -111,6 +122,12 @@ func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt) ast.Stmt {
 			var test ast.Expr
 			if isNilIdent(t) {
 				test = &ast.BinaryExpr{X: id(val), OpPos: pos, Op: token.EQL, Y: id("nil")}
+			} else if !isIface(t) {
+				n := &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: fmt.Sprint(next)}
+				next++
+				concrete.Body.List = append(concrete.Body.List, &ast.CaseClause{Case: pos, Colon: pos, List: []ast.Expr{t},
+					Body: []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{which}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{n}}}})
+				test = &ast.BinaryExpr{X: which, OpPos: pos, Op: token.EQL, Y: n}
 			} else {
 				// Asked before the switch, in statements of the block: a
 				// comma-ok assertion in a closure fails in yaegi.
@@ -222,6 +239,19 @@ func matchesType(v any, typ any) (matched, known bool) {
 	return t == want, true
 }
 
+// hasIfaceCase reports whether a case of ts names an interface type: only
+// those need the rewrite.
+func hasIfaceCase(ts *ast.TypeSwitchStmt, isIface func(ast.Expr) bool) bool {
+	for _, c := range ts.Body.List {
+		for _, t := range c.(*ast.CaseClause).List {
+			if !isNilIdent(t) && isIface(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // rewritable reports whether ts is a valid type switch as far as the
 // rewrite can tell: no fallthrough and no type listed twice (Go refuses
 // both, and an expression switch would not).
@@ -250,4 +280,54 @@ func types2String(x ast.Expr) string {
 	var b strings.Builder
 	printer.Fprint(&b, token.NewFileSet(), x)
 	return b.String()
+}
+
+// interfaceCase returns the classifier of case types for a cell: the
+// predeclared error and any, interface literals, a package's interface types
+// (by their symbol tables) and the cells' own interface types.
+func (e *Engine) interfaceCase(ps []*parsed) func(ast.Expr) bool {
+	cellIfaces := map[string]bool{}
+	e.state.Lock()
+	for name, decl := range e.types {
+		if strings.HasPrefix(decl, name+" interface") {
+			cellIfaces[name] = true
+		}
+	}
+	e.state.Unlock()
+	for _, p := range ps {
+		if p.file == nil {
+			continue
+		}
+		ast.Inspect(p.file, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if _, ok := ts.Type.(*ast.InterfaceType); ok {
+					cellIfaces[ts.Name.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	var isIface func(ast.Expr) bool
+	isIface = func(x ast.Expr) bool {
+		switch x := x.(type) {
+		case *ast.ParenExpr:
+			return isIface(x.X)
+		case *ast.InterfaceType:
+			return true
+		case *ast.Ident:
+			return x.Name == "error" || x.Name == "any" || cellIfaces[x.Name]
+		case *ast.SelectorExpr:
+			pkg, ok := x.X.(*ast.Ident)
+			if !ok {
+				return false
+			}
+			e.state.Lock()
+			ipath := e.imports[pkg.Name]
+			e.state.Unlock()
+			v, ok := e.symbols[ipath][x.Sel.Name]
+			return ok && v.IsValid() && v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Interface && v.IsNil()
+		}
+		return false
+	}
+	return isIface
 }
