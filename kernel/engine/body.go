@@ -154,6 +154,22 @@ func asAssign(st ast.Stmt, fresh func(string) bool) ast.Stmt {
 			if len(rhs) == 0 && allFresh(vs.Names, fresh) {
 				continue
 			}
+			if len(rhs) > 0 && isEmptyInterface(vs.Type) && len(rhs) == len(lhs) {
+				// var b any = !x: yaegi fails to assign some untyped
+				// values to an interface variable (SetBool on an interface
+				// Value) unless they are converted first, as the declaration
+				// does.
+				// Only constants: converting a cell type's value to any
+				// loses its methods in yaegi.
+				conv := make([]ast.Expr, len(rhs))
+				for i, v := range rhs {
+					conv[i] = v
+					if isConstExpr(v) {
+						conv[i] = &ast.CallExpr{Fun: &ast.ParenExpr{Lparen: v.Pos(), X: vs.Type, Rparen: v.Pos()}, Lparen: v.Pos(), Args: []ast.Expr{v}, Rparen: v.End()}
+					}
+				}
+				rhs = conv
+			}
 			if len(rhs) == 0 {
 				// var x T: the variable may be one a previous run left
 				// holding a value, so it is set to T's zero value.
@@ -753,4 +769,32 @@ func allFresh(names []*ast.Ident, fresh func(string) bool) bool {
 		}
 	}
 	return true
+}
+
+// isEmptyInterface reports whether t is written any or interface{}.
+func isEmptyInterface(t ast.Expr) bool {
+	switch t := t.(type) {
+	case *ast.Ident:
+		return t.Name == "any"
+	case *ast.InterfaceType:
+		return t.Methods == nil || len(t.Methods.List) == 0
+	}
+	return false
+}
+
+// isConstExpr reports whether x is built of literals and operators alone.
+func isConstExpr(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return x.Name == "true" || x.Name == "false"
+	case *ast.ParenExpr:
+		return isConstExpr(x.X)
+	case *ast.UnaryExpr:
+		return x.Op != token.ARROW && x.Op != token.AND && isConstExpr(x.X)
+	case *ast.BinaryExpr:
+		return isConstExpr(x.X) && isConstExpr(x.Y)
+	}
+	return false
 }
