@@ -60,4 +60,27 @@ var KnownGaps = []Gap{
 			return strings.HasPrefix(p.Name, "unsafe") && strings.Contains(o.Err, `"unsafe" is not available`)
 		},
 	},
+	{
+		// The engine's open list, one program each, every one a yaegi or
+		// notebook difference named in the README's limits; each entry goes
+		// when its cause is fixed.
+		//   chan8: `<-messages && true` is false in most runs (yaegi race);
+		//   convert0: declares func sort, a package every cell has without
+		//     an import; flag0: flag parses the kernel's own command line;
+		//   issue-1425: io.Copy does not see a cell type's WriteTo;
+		//   redeclaration-global2: a package imported twice is accepted, as
+		//     in later cells; ret5: `var a, b int = r2()` at package level
+		//     leaves invalid values (yaegi, declaration compiled alone);
+		//   switch13: `case i:` with i a variable is refused in other words;
+		//   type24: expects yaegi's position prefix in a panic text, which
+		//     Go does not print.
+		Reason: "open engine differences, one program each (see the comment in gaps.go and the README's limits)",
+		Matches: func(p YaegiProgram, _ Outcome) bool {
+			switch p.Name {
+			case "chan8.go", "convert0.go", "flag0.go", "issue-1425.go", "redeclaration-global2.go", "ret5.go", "switch13.go", "type24.go":
+				return true
+			}
+			return false
+		},
+	},
 }

@@ -83,7 +83,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		ps = append(ps, p)
 	}
 	if name != "gocl" { // the engine's own helpers switch on types under recover
-		isIface := e.interfaceCase(ps)
+		isIface := e.interfaceCase()
 		for _, p := range ps {
 			if p.body != nil {
 				rewriteTypeSwitches(p.body, isIface)

@@ -283,30 +283,11 @@ func types2String(x ast.Expr) string {
 }
 
 // interfaceCase returns the classifier of case types for a cell: the
-// predeclared error and any, interface literals, a package's interface types
-// (by their symbol tables) and the cells' own interface types.
-func (e *Engine) interfaceCase(ps []*parsed) func(ast.Expr) bool {
-	cellIfaces := map[string]bool{}
-	e.state.Lock()
-	for name, decl := range e.types {
-		if strings.HasPrefix(decl, name+" interface") {
-			cellIfaces[name] = true
-		}
-	}
-	e.state.Unlock()
-	for _, p := range ps {
-		if p.file == nil {
-			continue
-		}
-		ast.Inspect(p.file, func(n ast.Node) bool {
-			if ts, ok := n.(*ast.TypeSpec); ok {
-				if _, ok := ts.Type.(*ast.InterfaceType); ok {
-					cellIfaces[ts.Name.Name] = true
-				}
-			}
-			return true
-		})
-	}
+// predeclared error and any, interface literals and a package's interface
+// types (by their symbol tables). A cell's own interface types are not among
+// them: yaegi's own type switch answers those right, and asserting a value to
+// one outside it goes wrong.
+func (e *Engine) interfaceCase() func(ast.Expr) bool {
 	var isIface func(ast.Expr) bool
 	isIface = func(x ast.Expr) bool {
 		switch x := x.(type) {
@@ -315,7 +296,7 @@ func (e *Engine) interfaceCase(ps []*parsed) func(ast.Expr) bool {
 		case *ast.InterfaceType:
 			return true
 		case *ast.Ident:
-			return x.Name == "error" || x.Name == "any" || cellIfaces[x.Name]
+			return x.Name == "error" || x.Name == "any"
 		case *ast.SelectorExpr:
 			pkg, ok := x.X.(*ast.Ident)
 			if !ok {
