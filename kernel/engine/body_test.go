@@ -122,3 +122,18 @@ func TestFailedCellDropsWhatItDidNotReach(t *testing.T) {
 	got, _ = ok(t, e, "bad := 2.5\nnever := 3\nfmt.Sprint(bad, never)")
 	expect(t, "declared again", got, `"2.5 3"`)
 }
+
+// TestModernGo checks Go 1.21/1.22 forms that yaegi v0.16.1 lacks: clear,
+// range over an integer, and method expressions of a cell's types.
+func TestModernGo(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, "m := map[string]int{\"a\": 1}\nclear(m)\ns := []int{1, 2}\nclear(s)\nfmt.Println(len(m), s)")
+	expect(t, "clear", r.text("stdout"), "0 [0 0]\n")
+	_, r = ok(t, e, "n := 2\nfor i := range 3 { fmt.Print(i) }\nfor range n { fmt.Print(\"x\") }\n"+
+		"func twice(k int) { for j := range k * 2 { fmt.Print(j) } }\ntwice(n)\nvar u uint8 = 2\nfor i := range u { fmt.Printf(\" %T\", i) }\n"+
+		"for i, v := range []string{\"a\"} { fmt.Print(\" \", i, v) }\nfmt.Println()")
+	expect(t, "range over integers", r.text("stdout"), "012xx0123 uint8 uint8 0a\n")
+	_, r = ok(t, e, "type Dog struct{ name string }\nfunc (d Dog) Sound() string { return d.name + \" woof\" }\n"+
+		"func (d *Dog) Rename(n string) { d.name = n }\ng := Dog.Sound\nd := &Dog{\"a\"}\n(*Dog).Rename(d, \"rex\")\nfmt.Println(g(*d))")
+	expect(t, "method expressions", r.text("stdout"), "rex woof\n")
+}

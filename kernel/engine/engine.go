@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"go/ast"
 	"os"
 	"path"
 	"reflect"
@@ -64,6 +65,7 @@ type Engine struct {
 	types   map[string]string                   // type name -> normalized declaration
 	decls   map[string]Symbol                   // user declarations by name
 	dropped map[string]string                   // names a failed cell declared but never set, by cell
+	methods map[string]*ast.FuncDecl            // methods of the cells' types, by "T.M", for yaegi_modern.go
 	avail   map[string]bool                     // importable package paths
 	symbols map[string]map[string]reflect.Value // compiled symbols by import path, for exprType
 
@@ -128,6 +130,7 @@ func New(opts Options) (*Engine, error) {
 		types:   map[string]string{},
 		decls:   map[string]Symbol{},
 		dropped: map[string]string{},
+		methods: map[string]*ast.FuncDecl{},
 		avail:   map[string]bool{},
 	}
 	e.stdin = &stdinReader{}

@@ -55,11 +55,14 @@ func max[__gocl_T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~ui
 	}
 	return x
 }
+
+// clear is Go 1.21's builtin for maps and slices, done by reflection.
+func clear(x any) { __gocl_hook.Clear(x) }
 `
 
 // builtinNames are the names builtinSource declares: builtins to the user,
 // not declarations of theirs.
-var builtinNames = []string{"min", "max"}
+var builtinNames = []string{"min", "max", "clear"}
 
 // helperSource is compiled in every interpreter. The show helpers run in
 // interpreted code so that methods of interpreted types are seen (yaegi gives
@@ -207,6 +210,7 @@ func (e *Engine) overrides() interp.Exports {
 			"IsHandle": reflect.ValueOf(isHandle),
 			"At":       reflect.ValueOf(markStmt),
 			"Matches":  reflect.ValueOf(matchesType),
+			"Clear":    reflect.ValueOf(clearValue),
 		},
 	}
 }
@@ -298,4 +302,18 @@ func (e *Engine) emitN(vs ...any) {
 		}
 	}
 	e.result.Store(&display.Bundle{display.MIMEText: strings.Join(parts, " ")})
+}
+
+// clearValue is the clear builtin: it deletes a map's entries, or sets a
+// slice's elements to their zero value.
+func clearValue(x any) {
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Map:
+		v.Clear()
+	case reflect.Slice:
+		v.Clear()
+	default:
+		panic(fmt.Sprintf("invalid argument: clear(%T): the argument must be a map or a slice", x))
+	}
 }

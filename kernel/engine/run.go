@@ -84,7 +84,13 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	}
 	if name != "gocl" { // the engine's own helpers switch on types under recover
 		isIface := e.interfaceCase()
+		methods := e.methodDecls(ps)
 		for _, p := range ps {
+			if p.body != nil {
+				e.rewriteModern(p.body, methods)
+			} else if p.file != nil {
+				e.rewriteModern(p.file, methods)
+			}
 			if p.body != nil {
 				rewriteTypeSwitches(p.body, isIface)
 			} else if p.file != nil {
@@ -463,7 +469,10 @@ func (e *Engine) compileAST(n ast.Node) (prog *interp.Program, err error) {
 		log.SetOutput(prev)
 		out := held.Bytes()
 		if r != nil {
-			prog, err = nil, fmt.Errorf("%s: %v; rewriting it, e.g. moving it into a function, usually helps", yaegiFailed, r)
+			prog, err = nil, fmt.Errorf("%s: %v. yaegi v0.16.1 cannot compile some valid Go: range over a function, "+
+				"generic code beyond simple calls, some composite literals of named types; write that part another way "+
+				"(a loop calling the iterator with a yield function, a function for the concrete type), or compile it in "+
+				"a cell that starts with //gocl:compile", yaegiFailed, r)
 			out = dropLastLine(out, fmt.Sprint(r))
 		}
 		if len(out) > 0 {

@@ -103,6 +103,9 @@ func (e *Engine) recordDecls(p *parsed) {
 	for _, d := range p.file.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
+			if k := methodKey(d); k != "" {
+				e.methods[k] = d
+			}
 			if d.Recv == nil {
 				e.decls[d.Name.Name] = Symbol{Kind: "func", Decl: strings.TrimSpace(p.text(d.Type))}
 			}
