@@ -212,3 +212,34 @@ func treeRSS(t *testing.T, pid int) int {
 	return total
 }
 
+
+// TestRerunningAnOpenCLCellReleasesItsObjects re-runs a cell that makes a
+// context, a queue and a 32 MB buffer (filled, so PoCL backs it with
+// memory) fifty times: the objects the previous run made are dropped, so
+// their finalizers release them and resident memory stays bounded.
+func TestRerunningAnOpenCLCellReleasesItsObjects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 1.6 GB of OpenCL buffers in total")
+	}
+	k := startKernel(t)
+	if rep, _ := k.execute("import \"runtime\"", nil); rep["status"] != "ok" {
+		t.Fatalf("import: %v", rep)
+	}
+	cell := "runtime.GC()\nctx := cl.CreateSomeContext()\nq := cl.NewQueue(ctx, cl.Profiling)\n" +
+		"buf := cl.NewBufferSize(ctx, cl.ReadWrite, 32<<20)\ncl.EnqueueFill(q, buf, float32(1)).Wait()\nq.Finish()"
+	var first int
+	for i := 0; i < 50; i++ {
+		rep, outs := k.execute(cell, nil)
+		if rep["status"] != "ok" {
+			t.Fatalf("run %d: %v %v", i, rep, outs)
+		}
+		if i == 4 {
+			first = treeRSS(t, k.cmd.Process.Pid)
+		}
+	}
+	last := treeRSS(t, k.cmd.Process.Pid)
+	t.Logf("resident memory after 5 runs: %d MB, after 50: %d MB", first>>20, last>>20)
+	if last > first+400<<20 {
+		t.Errorf("resident memory grew from %d MB to %d MB over 45 runs of a cell that makes a 32 MB buffer", first>>20, last>>20)
+	}
+}
