@@ -212,7 +212,6 @@ func treeRSS(t *testing.T, pid int) int {
 	return total
 }
 
-
 // TestRerunningAnOpenCLCellReleasesItsObjects re-runs a cell that makes a
 // context, a queue and a 32 MB buffer (filled, so PoCL backs it with
 // memory) fifty times: the objects the previous run made are dropped, so
