@@ -61,6 +61,8 @@ type Server struct {
 	hb      zmq4.Socket
 	pub     *pubSocket
 	iopub   *ioQueue
+	replays *wire.SignatureHistory
+	rlog    *rateLog
 
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -70,9 +72,23 @@ type Server struct {
 // Listen binds the sockets at the addresses info names: ROUTER sockets for
 // shell, control and stdin, a PUB socket for iopub and a ROUTER that echoes
 // heartbeats. Each socket is read on its own goroutine. log receives warnings
-// about dropped messages and peers; nil means slog.Default().
+// about dropped messages and peers; nil means slog.Default(). Peers are held
+// to DefaultLimits (GOCL_MAX_FRAME, GOCL_MAX_MESSAGE).
 func Listen(info ConnectionInfo, log *slog.Logger) (*Server, error) {
+	lim, err := DefaultLimits()
+	if err != nil {
+		return nil, fmt.Errorf("transport: %w", err)
+	}
+	return ListenLimits(info, log, lim)
+}
+
+// ListenLimits is Listen with the limits that peers on shell, control and
+// stdin are held to.
+func ListenLimits(info ConnectionInfo, log *slog.Logger, lim Limits) (*Server, error) {
 	if err := info.Validate(); err != nil {
+		return nil, fmt.Errorf("transport: %w", err)
+	}
+	if err := lim.validate(); err != nil {
 		return nil, fmt.Errorf("transport: %w", err)
 	}
 	if log == nil {
@@ -82,16 +98,21 @@ func Listen(info ConnectionInfo, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: %w", err)
 	}
+	if !signer.Signs() {
+		log.Warn("transport: the connection file has an empty key: messages are neither signed nor checked, " +
+			"so anyone who can reach these ports can run code as you; let Jupyter write the connection file, or set a \"key\"")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{info: info, log: log, signer: signer, session: wire.NewID(), ctx: ctx, cancel: cancel}
+	s := &Server{info: info, log: log, signer: signer, session: wire.NewID(), ctx: ctx, cancel: cancel,
+		replays: wire.NewSignatureHistory(0), rlog: newRateLog(log)}
 	zlog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 
 	fail := func(what string, port int, err error) (*Server, error) {
 		s.Close()
 		return nil, fmt.Errorf("transport: bind %s socket at %s: %w (is another kernel using this connection file?)", what, info.endpoint(port), err)
 	}
-	bind := func(sock zmq4.Socket, port int) error {
-		ep, err := guardedEndpoint(info.endpoint(port))
+	bind := func(sock zmq4.Socket, port int, cfg *guardConfig) error {
+		ep, err := guardedEndpoint(info.endpoint(port), cfg)
 		if err != nil {
 			return err
 		}
@@ -101,14 +122,17 @@ func Listen(info ConnectionInfo, log *slog.Logger) (*Server, error) {
 	for ch := Shell; ch <= Stdin; ch++ {
 		r := zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
 		s.routers[ch] = r
-		if err := bind(r, *ports[ch]); err != nil {
+		cfg := &guardConfig{name: ch.String(), lim: frameLimits{lim.MaxFrame, lim.MaxMessage}, key: info.Key,
+			log: s.rlog, stall: stallTimeout}
+		if err := bind(r, *ports[ch], cfg); err != nil {
 			return fail(ch.String(), *ports[ch], err)
 		}
 		*ports[ch] = portOf(r.Addr())
 		s.inbox[ch] = make(chan *wire.Message, 256)
 	}
 	s.hb = zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
-	if err := bind(s.hb, info.HBPort); err != nil {
+	hbCfg := &guardConfig{name: "heartbeat", lim: frameLimits{smallFrame, smallMessage}, log: s.rlog, stall: time.Second}
+	if err := bind(s.hb, info.HBPort, hbCfg); err != nil {
 		return fail("heartbeat", info.HBPort, err)
 	}
 	s.info.HBPort = portOf(s.hb.Addr())
@@ -166,7 +190,12 @@ func (s *Server) serve(ch Channel) {
 		}
 		m, err := s.signer.Decode(zm.Frames)
 		if err != nil {
-			s.log.Warn("transport: message dropped", "channel", ch.String(), "frames", len(zm.Frames), "err", err)
+			s.rlog.warn("dropped "+ch.String(), "transport: message dropped", "channel", ch.String(), "frames", len(zm.Frames), "err", err)
+			continue
+		}
+		if s.signer.Signs() && s.replays.Seen(wire.SignatureOf(zm.Frames)) {
+			s.rlog.warn("replay "+ch.String(), "transport: message dropped: its signature was seen before (a replay)",
+				"channel", ch.String(), "msg_type", m.Header.MsgType, "msg_id", m.Header.MsgID)
 			continue
 		}
 		select {
