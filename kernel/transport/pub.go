@@ -41,7 +41,7 @@ type pubSocket struct {
 // Bounds of each subscriber's queue. Variables so that tests can shrink them.
 var (
 	// subQueueMax caps the bytes queued for one subscriber.
-	subQueueMax = 16 << 20
+	subQueueMax = 8 << 20
 	// pubPatience is how long send waits for a full subscriber that makes no
 	// progress before dropping its messages.
 	pubPatience = 250 * time.Millisecond

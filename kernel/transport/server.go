@@ -265,10 +265,10 @@ func (s *Server) Send(ch Channel, parent *wire.Message, msgType string, content 
 // parent: {}). Whatever the cell prints, it does not block on output: stream
 // messages ("stream" with content StreamContent or a map with "name" and
 // "text") are merged, paced and, when too much waits, dropped with a notice.
-// Other messages are never dropped nor reordered; one published when nothing
-// is queued is written at once, so it can wait for a subscriber that stopped
-// reading, at most stallTimeout, after which that subscriber is dropped.
-// content is marshaled before Publish returns.
+// Other messages are never dropped nor reordered here; while more than
+// maxHeld bytes of them wait, Publish waits too (back-pressure on the cell).
+// A subscriber that stops reading loses its own messages and holds up nobody
+// (see pubSocket). content is marshaled before Publish returns.
 func (s *Server) Publish(parent *wire.Message, msgType string, content any) {
 	var ph *wire.Header
 	if parent != nil {
