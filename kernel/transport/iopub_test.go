@@ -274,7 +274,12 @@ func TestIOPubStalledSubscriber(t *testing.T) {
 	if !s.Flush(hang) {
 		t.Fatal("Flush timed out: a stalled subscriber blocks IOPub")
 	}
-	waitFor(t, "the disconnect to be logged", func() bool { return strings.Contains(logs.String(), "stopped reading") })
+	for deadline := time.Now().Add(hang); !strings.Contains(logs.String(), "stopped reading"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("disconnect not logged:\n%s", logs)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	// A fresh subscriber gets new messages.
 	sub := subscribe(t, s)
 	s.Publish(nil, "status", map[string]any{"execution_state": "idle"})

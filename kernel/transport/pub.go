@@ -206,6 +206,9 @@ func (p *pubSocket) write(s *subscriber) {
 		s.qmu.Lock()
 		if s.gone { // drop emptied the queue meanwhile
 			s.qmu.Unlock()
+			if err != nil {
+				p.drop(s, err)
+			}
 			return
 		}
 		s.queue[0] = pubMsg{}
