@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/traefik/yaegi v0.16.1
+	golang.org/x/text v0.28.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -18,5 +19,4 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 )

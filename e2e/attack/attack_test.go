@@ -32,7 +32,7 @@ func socketTypeFor(port string) string {
 func TestFrameBomb(t *testing.T) {
 	k := startKernel(t, kernelOptions{})
 	c := k.connect(t)
-	f := &figures{attack: "1. frame header declaring 2^62 and 1 TiB on each port; ten unsigned 100 MB messages", rssBound: baseRSS + 300}
+	f := &figures{attack: "1. frame header declaring 2^62 and 1 TiB, and a READY of unknown socket type, on each port; ten unsigned 100 MB messages", rssBound: baseRSS + 300}
 	stop := c.monitor(c.shell, f)
 	for _, port := range allPorts {
 		for _, size := range []uint64{1 << 62, 1 << 40} {
@@ -54,6 +54,19 @@ func TestFrameBomb(t *testing.T) {
 				k.finish(t, f)
 			}
 		}
+	}
+	// A READY naming a socket type zmq4 does not know made it panic
+	// (found by FuzzHandshake).
+	for _, port := range allPorts {
+		h, err := net.Dial("tcp", k.addr(port))
+		if err != nil {
+			t.Fatalf("%s: %v (the kernel died?)", port, err)
+		}
+		h.Write(append(greeting(), ready("NOSUCHTYPE", "")...))
+		if !(&rawPeer{h}).closedWithin(5 * time.Second) {
+			t.Errorf("%s: a peer of an unknown socket type was not disconnected", port)
+		}
+		h.Close()
 	}
 	big := bytes.Repeat([]byte("x"), 100<<20)
 	header := []byte(`{"msg_id":"a","msg_type":"execute_request","session":"s","username":"u","date":"","version":"5.3"}`)

@@ -152,7 +152,7 @@ func (l *guardListener) run() {
 // identity, if any, is not connected already.
 func (l *guardListener) screen(c net.Conn) {
 	mc := newMsgConn(&stallConn{Conn: c, stall: l.cfg.stall}, l.cfg.lim, newSigCheck(l.cfg.key))
-	peer, err := screenHandshake(mc)
+	peer, err := screenHandshake(mc, routerPeers)
 	if err != nil {
 		l.cfg.log.warn("handshake", "transport: ZMTP handshake failed; peer dropped",
 			"channel", l.cfg.name, "peer", c.RemoteAddr().String(), "err", err)

@@ -3,8 +3,12 @@ package transport
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 )
 
 // A zmq4 workaround (zmq4 v0.17.0, socket.go, accept): zmq4 performs the
@@ -36,10 +40,19 @@ type peerInfo struct {
 	identity   string
 }
 
+// Peer socket types a ROUTER and the PUB socket talk to. zmq4 v0.17.0
+// panics on a Socket-Type it does not know (SocketType.IsCompatible), so one
+// keyless READY with "Socket-Type: X" ended the kernel (found by
+// FuzzHandshake): screenHandshake refuses any other.
+var (
+	routerPeers = []string{"DEALER", "REQ", "ROUTER"}
+	pubPeers    = []string{"SUB", "XSUB"}
+)
+
 // screenHandshake reads the peer's greeting and READY command into c's read
 // buffer (without consuming them), having sent our greeting, all within
-// handshakeTimeout.
-func screenHandshake(c *msgConn) (peerInfo, error) {
+// handshakeTimeout. The peer's socket type must be one of peers.
+func screenHandshake(c *msgConn, peers []string) (peerInfo, error) {
 	c.Conn.SetDeadline(time.Now().Add(handshakeTimeout))
 	defer c.Conn.SetDeadline(time.Time{})
 	sig, err := c.r.Peek(10)
@@ -58,6 +71,9 @@ func screenHandshake(c *msgConn) (peerInfo, error) {
 	}
 	if g[10] < 3 {
 		return peerInfo{}, fmt.Errorf("ZMTP %d.%d peer: version 3 or later is needed", g[10], g[11])
+	}
+	if g[32] > 1 {
+		return peerInfo{}, fmt.Errorf("ZMTP greeting with as-server byte %#02x, want 0 or 1", g[32])
 	}
 	if mech := strings.TrimRight(string(g[12:32]), "\x00"); mech != "NULL" {
 		return peerInfo{}, fmt.Errorf("ZMTP security mechanism %q: only NULL is spoken", mech)
@@ -86,7 +102,14 @@ func screenHandshake(c *msgConn) (peerInfo, error) {
 	if err != nil {
 		return peerInfo{}, fmt.Errorf("incomplete READY command: %w", err)
 	}
-	return parseReady(all[zmtpGreetingLen+hl:])
+	p, err := parseReady(all[zmtpGreetingLen+hl:])
+	if err != nil {
+		return p, err
+	}
+	if !slices.Contains(peers, p.socketType) {
+		return p, fmt.Errorf("a %.20q peer: this socket talks to %s", p.socketType, strings.Join(peers, ", "))
+	}
+	return p, nil
 }
 
 // parseReady parses the body of a READY command: its name, then properties
@@ -110,10 +133,10 @@ func parseReady(b []byte) (peerInfo, error) {
 		}
 		v := string(b[:vl])
 		b = b[vl:]
-		switch strings.ToLower(name) {
-		case "socket-type":
+		switch titleWords(name) { // as zmq4 files them
+		case "Socket-Type":
 			p.socketType = v
-		case "identity":
+		case "Identity":
 			p.identity = v
 		}
 	}
@@ -129,4 +152,10 @@ func (c *msgConn) sendGreeting() error {
 	}
 	c.swallow = zmtpGreetingLen
 	return nil
+}
+
+// titleWords is the key zmq4 files a READY property under (its toTitle), so
+// that we read the very property zmq4 then uses.
+func titleWords(s string) string {
+	return cases.Title(language.Und, cases.NoLower).String(s)
 }

@@ -186,3 +186,9 @@ func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 func testGuard() *guardConfig {
 	return &guardConfig{name: "test", lim: frameLimits{DefaultMaxFrame, DefaultMaxMessage}, log: newRateLog(slog.Default()), stall: 10 * time.Second}
 }
+
+// json_ is content as Publish hands it to the queue: marshaled.
+func json_(s string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"data": map[string]any{"text/plain": s}})
+	return b
+}

@@ -121,7 +121,7 @@ func (p *pubSocket) open(c net.Conn) {
 	sc.onViolation = func(err error) {
 		p.log.warn("violation", "iopub: connection closed", "peer", s.peer, "err", err)
 	}
-	if _, err := screenHandshake(sc); err != nil {
+	if _, err := screenHandshake(sc, pubPeers); err != nil {
 		p.log.warn("handshake", "iopub: ZMTP handshake failed; peer dropped", "peer", s.peer, "err", err)
 		c.Close()
 		return
