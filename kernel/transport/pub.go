@@ -62,6 +62,7 @@ type subscriber struct {
 	queue        []pubMsg
 	queued       int       // bytes in queue
 	progress     time.Time // when the writer last took a message or wrote a piece
+	writing      bool      // a message is being written (by the writer or a publisher)
 	dropping     bool      // its messages are dropped until its queue drains to half
 	dropped      int       // messages dropped in this episode
 	droppedBytes int64
@@ -192,7 +193,7 @@ func (p *pubSocket) write(s *subscriber) {
 	defer p.wg.Done()
 	for {
 		s.qmu.Lock()
-		for len(s.queue) == 0 && !s.gone {
+		for (len(s.queue) == 0 || s.writing) && !s.gone {
 			s.qcond.Wait()
 		}
 		if s.gone {
@@ -201,9 +202,11 @@ func (p *pubSocket) write(s *subscriber) {
 		}
 		m := s.queue[0]
 		s.progress = time.Now()
+		s.writing = true
 		s.qmu.Unlock()
 		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
 		s.qmu.Lock()
+		s.writing = false
 		if s.gone { // drop emptied the queue meanwhile
 			s.qmu.Unlock()
 			if err != nil {
@@ -242,6 +245,22 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg) {
 		p.log.warn("resume", "iopub: a subscriber reads again; messages were dropped for it while it did not",
 			"peer", s.peer, "dropped_messages", s.dropped, "dropped_bytes", s.droppedBytes)
 		s.dropped, s.droppedBytes = 0, 0
+	}
+	if len(s.queue) == 0 && !s.writing && roomFor(s.raw, m.size) {
+		// Idle, with room in the socket: write it here, at once.
+		s.writing = true
+		s.qmu.Unlock()
+		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
+		s.qmu.Lock()
+		s.writing = false
+		s.progress = time.Now()
+		s.qcond.Broadcast()
+		if err != nil {
+			s.qmu.Unlock()
+			p.drop(s, err)
+			s.qmu.Lock()
+		}
+		return
 	}
 	for s.queued > 0 && s.queued+m.size > subQueueMax && !s.gone {
 		wait := pubPatience - time.Since(s.progress)
