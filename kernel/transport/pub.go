@@ -44,7 +44,7 @@ var (
 	subQueueMax = 8 << 20
 	// pubPatience is how long send waits for a full subscriber that makes no
 	// progress before dropping its messages.
-	pubPatience = 250 * time.Millisecond
+	pubPatience = 500 * time.Millisecond
 	// maxTopics caps the subscriptions of one subscriber.
 	maxTopics = 1024
 )
@@ -227,19 +227,21 @@ func (p *pubSocket) write(s *subscriber) {
 	}
 }
 
-// enqueue queues m for s, waiting while s's queue is full and s makes
-// progress, dropping m when s makes none.
-func (p *pubSocket) enqueue(s *subscriber, m pubMsg) {
+// enqueue queues m for s. When s's queue is full it returns false at once
+// unless wait; with wait it waits while s makes progress (its writer writes,
+// or the bytes in its socket's send queue go down: the peer reads), and
+// drops m, putting s in dropping mode, once s made none for pubPatience.
+func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
 	if s.gone {
-		return
+		return true
 	}
 	if s.dropping {
 		if s.queued > subQueueMax/2 {
 			s.dropped++
 			s.droppedBytes += int64(m.size)
-			return
+			return true
 		}
 		s.dropping = false
 		p.log.warn("resume", "iopub: a subscriber reads again; messages were dropped for it while it did not",
@@ -260,18 +262,26 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg) {
 			p.drop(s, err)
 			s.qmu.Lock()
 		}
-		return
+		return true
 	}
-	for s.queued > 0 && s.queued+m.size > subQueueMax && !s.gone {
-		wait := pubPatience - time.Since(s.progress)
-		if wait <= 0 {
+	full := func() bool { return s.queued > 0 && s.queued+m.size > subQueueMax && !s.gone }
+	if full() && !wait {
+		return false
+	}
+	outq, _ := sendQueued(s.raw)
+	for full() {
+		if q, ok := sendQueued(s.raw); ok && q < outq {
+			s.progress = time.Now() // the peer took bytes off the socket
+		}
+		outq, _ = sendQueued(s.raw)
+		if time.Since(s.progress) >= pubPatience {
 			s.dropping = true
 			s.dropped, s.droppedBytes = 1, int64(m.size)
 			p.log.warn("dropping", "iopub: a subscriber is not reading: its messages are dropped until it reads again; others are served",
 				"peer", s.peer, "queued_bytes", s.queued)
-			return
+			return true
 		}
-		t := time.AfterFunc(wait, func() {
+		t := time.AfterFunc(20*time.Millisecond, func() {
 			s.qmu.Lock()
 			s.qcond.Broadcast()
 			s.qmu.Unlock()
@@ -280,11 +290,12 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg) {
 		t.Stop()
 	}
 	if s.gone {
-		return
+		return true
 	}
 	s.queue = append(s.queue, m)
 	s.queued += m.size
 	s.qcond.Broadcast()
+	return true
 }
 
 // drop disconnects s; err says why, when its writer failed.
@@ -336,10 +347,15 @@ func (p *pubSocket) send(frames [][]byte) {
 	for _, f := range frames {
 		m.size += len(f)
 	}
+	// Those with room first, so that nobody waits for a full one.
+	var full []*subscriber
 	for _, s := range subs {
-		if s.wants(frames[0]) {
-			p.enqueue(s, m)
+		if s.wants(frames[0]) && !p.enqueue(s, m, false) {
+			full = append(full, s)
 		}
+	}
+	for _, s := range full {
+		p.enqueue(s, m, true)
 	}
 }
 
