@@ -32,7 +32,7 @@ func socketTypeFor(port string) string {
 func TestFrameBomb(t *testing.T) {
 	k := startKernel(t, kernelOptions{})
 	c := k.connect(t)
-	f := &figures{attack: "1. frame header declaring 2^62 and 1 TiB, and a READY of unknown socket type, on each port; ten unsigned 100 MB messages", rssBound: baseRSS + 340}
+	f := &figures{attack: "1. frame header declaring 2^62 and 1 TiB, and a READY of unknown socket type, on each port; ten unsigned 100 MB messages", rssBound: baseRSS + 200}
 	stop := c.monitor(c.shell, f)
 	for _, port := range allPorts {
 		for _, size := range []uint64{1 << 62, 1 << 40} {

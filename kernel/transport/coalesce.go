@@ -69,6 +69,9 @@ func (c *msgConn) Read(p []byte) (int, error) {
 			c.onViolation(v)
 		}
 		c.Conn.Close()
+		if v.held >= releaseAfter {
+			releaseMemory()
+		}
 	}
 	return n, err
 }

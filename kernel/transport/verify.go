@@ -2,6 +2,7 @@ package transport
 
 import (
 	"crypto/hmac"
+	"fmt"
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
@@ -94,7 +95,7 @@ func (c *sigCheck) frame(size uint64, more bool) error {
 		c.doomed = true
 	}
 	if c.doomed && c.bytes > smallUnverified {
-		return violatef("an unsigned or badly signed message of more than %d bytes", c.bytes)
+		return &violation{reason: fmt.Sprintf("an unsigned or badly signed message of more than %d bytes", c.bytes), held: c.bytes - size}
 	}
 	c.capture = c.capture[:0]
 	return nil
@@ -140,7 +141,7 @@ func (c *sigCheck) data(b []byte, last, more bool) error {
 				} else {
 					c.doomed = true
 					if c.bytes > smallUnverified {
-						return violatef("a message of %d bytes whose signature does not match the key", c.bytes)
+						return &violation{reason: fmt.Sprintf("a message of %d bytes whose signature does not match the key", c.bytes), held: c.bytes}
 					}
 				}
 			}

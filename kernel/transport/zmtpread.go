@@ -29,7 +29,10 @@ type frameLimits struct {
 // violation is the error of a peer that broke a limit or the framing. It is
 // a net.Error that is not a timeout, so that zmq4 marks the connection closed
 // at once.
-type violation struct{ reason string }
+type violation struct {
+	reason string
+	held   uint64 // bytes of the refused message already handed to zmq4
+}
 
 func (v *violation) Error() string   { return "transport: peer dropped: " + v.reason }
 func (v *violation) Timeout() bool   { return false }
