@@ -2,9 +2,9 @@ package transport
 
 import (
 	"crypto/hmac"
-	"fmt"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"hash"
 
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
