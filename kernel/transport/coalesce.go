@@ -76,13 +76,18 @@ func (c *msgConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (c *msgConn) Write(p []byte) (int, error) {
+func (c *msgConn) Write(p []byte) (n int, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer func() {
+		if err != nil {
+			c.broken()
+		}
+	}()
 	if c.err != nil {
 		return 0, c.err
 	}
-	n := len(p)
+	n = len(p)
 	if c.swallow > 0 {
 		k := min(len(p), c.swallow)
 		c.swallow -= k
@@ -124,6 +129,7 @@ func (c *msgConn) Write(p []byte) (int, error) {
 			defer c.mu.Unlock()
 			if err := c.flushLocked(); err != nil && c.err == nil {
 				c.err = err
+				c.broken()
 			}
 		})
 	} else {
@@ -180,6 +186,18 @@ func (c *msgConn) scan(p []byte) (boundary bool) {
 		boundary = c.body == 0 && !c.more
 	}
 	return boundary
+}
+
+// broken closes a connection whose write failed, at once: zmq4 v0.17.0
+// leaves a connection whose handshake failed (the peer left during it) open
+// and unreferenced, which leaked its descriptor and its routing identity.
+func (c *msgConn) broken() {
+	c.Conn.Close()
+	c.closeOnce.Do(func() {
+		if c.onClose != nil {
+			c.onClose()
+		}
+	})
 }
 
 func (c *msgConn) Close() error {
