@@ -7,6 +7,7 @@ import (
 	"net"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,7 +33,7 @@ func socketTypeFor(port string) string {
 func TestFrameBomb(t *testing.T) {
 	k := startKernel(t, kernelOptions{})
 	c := k.connect(t)
-	f := &figures{attack: "1. frame header declaring 2^62 and 1 TiB, and a READY of unknown socket type, on each port; ten unsigned 100 MB messages", rssBound: baseRSS + 200}
+	f := &figures{attack: "1. frame header declaring 2^62 and 1 TiB, and a READY of unknown socket type, on each port; ten unsigned 100 MB messages, then four at once", rssBound: baseRSS + 200}
 	stop := c.monitor(c.shell, f)
 	for _, port := range allPorts {
 		for _, size := range []uint64{1 << 62, 1 << 40} {
@@ -81,6 +82,25 @@ func TestFrameBomb(t *testing.T) {
 		}
 		p.Close()
 	}
+	// And four at once, on four connections.
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := dialRaw(k.addr("shell"), "DEALER", "")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer p.Close()
+			p.Write(message([]byte(wire.Delimiter), bytes.Repeat([]byte("0"), 64), header, []byte("{}"), []byte("{}"), big))
+			if !p.closedWithin(hang) {
+				t.Errorf("a peer that sent a 100 MB unsigned message was not disconnected")
+			}
+		}()
+	}
+	wg.Wait()
 	stop()
 	k.finish(t, f)
 	if log := k.stderr.String(); !strings.Contains(log, "above the limit") || !strings.Contains(log, "signature does not match") {

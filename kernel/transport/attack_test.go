@@ -124,7 +124,7 @@ func TestUnsignedMessageIsRefusedBeforeItIsReadWhole(t *testing.T) {
 	for i, f := range frames {
 		stream = append(stream, frameBytes(f, i < len(frames)-1)...)
 	}
-	c := newMsgConn(&countingConn{toRead: stream}, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, newSigCheck(testKey))
+	c := newMsgConn(&countingConn{toRead: stream}, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, newSigCheck(testKey, nil))
 	n, err := io.Copy(io.Discard, c)
 	if _, ok := err.(*violation); !ok {
 		t.Fatalf("read %d bytes, then %v; want a violation", n, err)
@@ -138,7 +138,7 @@ func TestUnsignedMessageIsRefusedBeforeItIsReadWhole(t *testing.T) {
 	for i, f := range frames {
 		stream = append(stream, frameBytes(f, i < len(frames)-1)...)
 	}
-	c = newMsgConn(&countingConn{toRead: stream}, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, newSigCheck(testKey))
+	c = newMsgConn(&countingConn{toRead: stream}, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, newSigCheck(testKey, nil))
 	if n, err := io.Copy(io.Discard, c); err != nil || n != int64(len(stream)) {
 		t.Errorf("a signed message: %d of %d bytes, %v", n, len(stream), err)
 	}
@@ -310,4 +310,36 @@ func TestIOPubQueueIsBoundedForEveryKind(t *testing.T) {
 		release <- struct{}{}
 	}
 	<-done
+}
+
+// TestUnverifiedBytesAreBoundedAcrossConnections: two peers each start a
+// badly signed message with a 40 MB content frame; the second waits, unread,
+// until the first is gone, so that together they never hold more than the
+// budget (64 MB).
+func TestUnverifiedBytesAreBoundedAcrossConnections(t *testing.T) {
+	s, _ := startServer(t)
+	start := func() net.Conn {
+		c := rawZMTP(t, s.Info().ShellPort, "DEALER", "")
+		var b []byte
+		for _, f := range [][]byte{[]byte(wire.Delimiter), bytes.Repeat([]byte("0"), 64), []byte("{}"), []byte("{}"), []byte("{}")} {
+			b = append(b, frameBytes(f, true)...)
+		}
+		b = binary.BigEndian.AppendUint64(append(b, flagLong), 40<<20)
+		c.Write(append(b, bytes.Repeat([]byte("x"), 1<<20)...))
+		return c
+	}
+	a := start()
+	waitFor(t, "the first peer's reservation", func() bool { return s.budget.reserved() == 40<<20 })
+	b := start()
+	time.Sleep(300 * time.Millisecond)
+	if got := s.budget.reserved(); got != 40<<20 {
+		t.Fatalf("%d MB reserved with two 40 MB frames in flight and a 64 MB budget", got>>20)
+	}
+	a.Close()
+	waitFor(t, "the second peer's turn", func() bool { return s.budget.reserved() == 40<<20 && !closedByServer(b, 10*time.Millisecond) })
+	b.Write(bytes.Repeat([]byte("x"), 39<<20))
+	if !closedByServer(b, hang) {
+		t.Fatal("the badly signed 40 MB message was not refused")
+	}
+	waitFor(t, "the budget to be given back", func() bool { return s.budget.reserved() == 0 })
 }

@@ -192,6 +192,7 @@ func (c *msgConn) scan(p []byte) (boundary bool) {
 // leaves a connection whose handshake failed (the peer left during it) open
 // and unreferenced, which leaked its descriptor and its routing identity.
 func (c *msgConn) broken() {
+	c.fr.check.close()
 	c.Conn.Close()
 	c.closeOnce.Do(func() {
 		if c.onClose != nil {
@@ -204,6 +205,7 @@ func (c *msgConn) Close() error {
 	c.mu.Lock()
 	c.flushLocked()
 	c.mu.Unlock()
+	c.fr.check.close()
 	err := c.Conn.Close()
 	c.closeOnce.Do(func() {
 		if c.onClose != nil {

@@ -82,7 +82,7 @@ func FuzzZMTPStream(f *testing.F) {
 	f.Add(append(frameBytes([]byte(wire.Delimiter), true), frameBytes(bytes.Repeat([]byte("a"), 64), false)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		stream := append(append(append([]byte(nil), zmtpGreeting...), readyFrame("DEALER", "")...), data...)
-		c := newMsgConn(&fuzzConn{r: bytes.NewReader(stream)}, frameLimits{smallFrame, smallMessage}, newSigCheck(fuzzKey))
+		c := newMsgConn(&fuzzConn{r: bytes.NewReader(stream)}, frameLimits{smallFrame, smallMessage}, newSigCheck(fuzzKey, newUnverifiedBudget(defaultBudget)))
 		if _, err := screenHandshake(c, routerPeers); err != nil {
 			t.Fatalf("a valid handshake was refused: %v", err)
 		}
@@ -165,7 +165,7 @@ func FuzzSignedStream(f *testing.F) {
 		for i, fr := range frames {
 			stream = append(stream, frameBytes(fr, i < len(frames)-1)...)
 		}
-		c := newMsgConn(&fuzzConn{r: bytes.NewReader(stream)}, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, newSigCheck(fuzzKey))
+		c := newMsgConn(&fuzzConn{r: bytes.NewReader(stream)}, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, newSigCheck(fuzzKey, newUnverifiedBudget(defaultBudget)))
 		if _, err := screenHandshake(c, routerPeers); err != nil {
 			t.Fatal(err)
 		}

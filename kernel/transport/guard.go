@@ -42,6 +42,8 @@ type guardConfig struct {
 	key   string // connection key: messages are checked as they stream (verify.go); "" for none
 	log   *rateLog
 	stall time.Duration // a peer that accepts no written bytes for this long is dropped
+
+	budget *unverifiedBudget // shared by the server's signed sockets; nil: none
 }
 
 var (
@@ -151,7 +153,7 @@ func (l *guardListener) run() {
 // screen hands c to zmq4 once its handshake is in the buffer and its
 // identity, if any, is not connected already.
 func (l *guardListener) screen(c net.Conn) {
-	mc := newMsgConn(&stallConn{Conn: c, stall: l.cfg.stall}, l.cfg.lim, newSigCheck(l.cfg.key))
+	mc := newMsgConn(&stallConn{Conn: c, stall: l.cfg.stall}, l.cfg.lim, newSigCheck(l.cfg.key, l.cfg.budget))
 	peer, err := screenHandshake(mc, routerPeers)
 	if err != nil {
 		l.cfg.log.warn("handshake", "transport: ZMTP handshake failed; peer dropped",

@@ -63,6 +63,7 @@ type Server struct {
 	iopub   *ioQueue
 	replays *wire.SignatureHistory
 	rlog    *rateLog
+	budget  *unverifiedBudget
 
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -119,11 +120,13 @@ func ListenLimits(info ConnectionInfo, log *slog.Logger, lim Limits) (*Server, e
 		return sock.Listen(ep)
 	}
 	ports := [3]*int{&s.info.ShellPort, &s.info.ControlPort, &s.info.StdinPort}
+	budget := newUnverifiedBudget(min(defaultBudget, lim.MaxFrame))
+	s.budget = budget
 	for ch := Shell; ch <= Stdin; ch++ {
 		r := zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
 		s.routers[ch] = r
 		cfg := &guardConfig{name: ch.String(), lim: frameLimits{lim.MaxFrame, lim.MaxMessage}, key: info.Key,
-			log: s.rlog, stall: stallTimeout}
+			log: s.rlog, stall: stallTimeout, budget: budget}
 		if err := bind(r, *ports[ch], cfg); err != nil {
 			return fail(ch.String(), *ports[ch], err)
 		}

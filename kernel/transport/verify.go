@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"sync/atomic"
 
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
@@ -28,8 +29,11 @@ import (
 // on (a front end with the wrong key gets told in the log, not disconnected);
 // a larger one is refused and its connection closed, before zmq4 reads on.
 type sigCheck struct {
-	key []byte
-	mac hash.Hash
+	key    []byte
+	mac    hash.Hash
+	budget *unverifiedBudget // shared by the server's connections; nil: none
+	closed atomic.Bool       // the connection is closing: stop waiting on budget
+	held   uint64            // bytes reserved from budget for this message
 
 	phase    int    // where in the message the next frame is
 	routing  int    // frames before the delimiter so far
@@ -53,11 +57,28 @@ const (
 // still be handed on (to be dropped by Decode with its reason logged).
 const smallUnverified = 1 << 20
 
-func newSigCheck(key string) *sigCheck {
+func newSigCheck(key string, budget *unverifiedBudget) *sigCheck {
 	if key == "" {
 		return nil
 	}
-	return &sigCheck{key: []byte(key), mac: hmac.New(sha256.New, []byte(key)), capture: make([]byte, 0, 64)}
+	return &sigCheck{key: []byte(key), mac: hmac.New(sha256.New, []byte(key)), capture: make([]byte, 0, 64), budget: budget}
+}
+
+// settle gives back what this message reserved from the budget.
+func (c *sigCheck) settle() {
+	if c.budget != nil {
+		c.budget.release(c.held)
+	}
+	c.held = 0
+}
+
+// close gives up the budget for good: the connection is closing.
+func (c *sigCheck) close() {
+	if c == nil || c.budget == nil {
+		return
+	}
+	c.closed.Store(true)
+	c.budget.wake()
 }
 
 // frame is told each frame header: its size, and whether more follow.
@@ -89,6 +110,12 @@ func (c *sigCheck) frame(size uint64, more bool) error {
 		}
 		if !more && c.jsonDone < 3 {
 			c.doomed = true // ends before its content
+		}
+		if size > budgetFrame && !c.doomed && c.budget != nil {
+			if !c.budget.acquire(size, c.held, &c.closed) {
+				return violatef("connection closed while waiting to read a large unverified frame")
+			}
+			c.held += size
 		}
 	}
 	if c.phase == phaseSig && !more {
@@ -136,6 +163,7 @@ func (c *sigCheck) data(b []byte, last, more bool) error {
 				var sum [sha256.Size]byte
 				var want [2 * sha256.Size]byte
 				hex.Encode(want[:], c.mac.Sum(sum[:0]))
+				c.settle()
 				if hmac.Equal(want[:], c.sig) {
 					c.verified = true
 				} else {
@@ -154,6 +182,7 @@ func (c *sigCheck) data(b []byte, last, more bool) error {
 }
 
 func (c *sigCheck) reset() {
+	c.settle()
 	c.phase, c.routing, c.jsonDone = phaseRouting, 0, 0
 	c.bytes, c.doomed, c.verified, c.keep = 0, false, false, false
 	c.capture = c.capture[:0]

@@ -63,9 +63,16 @@ type frameReader struct {
 	err      error  // sticky: once broken, the stream stays broken
 }
 
-func (f *frameReader) Read(p []byte) (int, error) {
+func (f *frameReader) Read(p []byte) (n int, err error) {
 	if f.err != nil {
 		return 0, f.err
+	}
+	if f.check != nil {
+		defer func() {
+			if err != nil { // the stream ends here: give back the budget
+				f.check.settle()
+			}
+		}()
 	}
 	if len(p) == 0 {
 		return 0, nil
@@ -86,7 +93,7 @@ func (f *frameReader) Read(p []byte) (int, error) {
 		f.hdrOut += n
 		return n, nil
 	}
-	n, err := f.r.Read(p[:min(uint64(len(p)), f.body)])
+	n, err = f.r.Read(p[:min(uint64(len(p)), f.body)])
 	f.body -= uint64(n)
 	if f.check != nil && !f.cmd && n > 0 {
 		if cerr := f.check.data(p[:n], f.body == 0, f.more); cerr != nil {
