@@ -45,6 +45,9 @@ const SendTimeout = 10 * time.Second
 // is disconnected. A variable so that tests can shorten it.
 var stallTimeout = 10 * time.Second
 
+// hbStall is how long a heartbeat peer may accept no echoed bytes.
+const hbStall = 200 * time.Millisecond
+
 // Server owns the kernel's five sockets. Create it with Listen.
 type Server struct {
 	info    ConnectionInfo
@@ -134,7 +137,11 @@ func ListenLimits(info ConnectionInfo, log *slog.Logger, lim Limits) (*Server, e
 		s.inbox[ch] = make(chan *wire.Message, 256)
 	}
 	s.hb = zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
-	hbCfg := &guardConfig{name: "heartbeat", lim: frameLimits{smallFrame, smallMessage}, log: s.rlog, stall: time.Second}
+	// zmq4's ROUTER holds every send while one peer's write blocks, so a
+	// peer that pings and never reads would hold up everyone's echo: a
+	// heartbeat peer whose socket stays full for hbStall is let go (a real
+	// one has a few bytes in flight every few seconds).
+	hbCfg := &guardConfig{name: "heartbeat", lim: frameLimits{smallFrame, smallMessage}, log: s.rlog, stall: hbStall}
 	if err := bind(s.hb, info.HBPort, hbCfg); err != nil {
 		return fail("heartbeat", info.HBPort, err)
 	}
