@@ -41,7 +41,7 @@ func TestFrameBomb(t *testing.T) {
 			if err != nil {
 				time.Sleep(100 * time.Millisecond)
 				if !k.alive() {
-					t.Fatalf("the kernel died of a frame header declaring %d bytes", size)
+					t.Fatalf("the kernel died under the frame headers (before the one declaring %d bytes on %s)", size, port)
 				}
 				t.Fatalf("%s: %v", port, err)
 			}
