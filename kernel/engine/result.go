@@ -24,13 +24,15 @@ const hookPath = "gocl.engine/hook"
 // displayPath is the import path of the display package cells use.
 const displayPath = "github.com/seed43a1e1ab/gocl/kernel/display"
 
-// builtinSource defines Go 1.21's min and max, which yaegi v0.16.1 lacks, as
+// builtinSource defines Go 1.21's min and max (its type parameter has an
+// engine name: yaegi leaks a generic function's type parameter names into
+// the package scope, so a cell's own `type T int` then failed), which yaegi v0.16.1 lacks, as
 // generic functions over the ordered types. A NaN argument makes the result
 // NaN, as the builtins do. Unlike the builtins, untyped constants of mixed
 // kinds (min(1, 2.5)) take the first argument's type, so they fail to
 // compile; write min(1.0, 2.5). Cells may still declare their own min and max.
 const builtinSource = `
-func min[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x T, y ...T) T {
+func min[__gocl_T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x __gocl_T, y ...__gocl_T) __gocl_T {
 	for _, v := range y {
 		if x != x {
 			return x
@@ -42,7 +44,7 @@ func min[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | 
 	return x
 }
 
-func max[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x T, y ...T) T {
+func max[__gocl_T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string](x __gocl_T, y ...__gocl_T) __gocl_T {
 	for _, v := range y {
 		if x != x {
 			return x
@@ -67,6 +69,13 @@ var builtinNames = []string{"min", "max"}
 // recover.
 const helperSource = `
 import __gocl_hook "gocl.engine/hook"
+
+func __gocl_at(i int) { __gocl_hook.At(i) }
+
+// __gocl_match answers a type switch's case for v by reflection when v's
+// type is a compiled package's; known is false otherwise, and the switch
+// asks yaegi (see yaegi_typeswitch.go).
+func __gocl_match(v any, typ any) (bool, bool) { return __gocl_hook.Matches(v, typ) }
 
 func __gocl_show1(v any) {
 	rich, text := __gocl_richOf(v)
@@ -196,6 +205,8 @@ func (e *Engine) overrides() interp.Exports {
 			"GoPanic":  reflect.ValueOf(e.goPanic),
 			"Rich":     reflect.ValueOf(richBundle),
 			"IsHandle": reflect.ValueOf(isHandle),
+			"At":       reflect.ValueOf(markStmt),
+			"Matches":  reflect.ValueOf(matchesType),
 		},
 	}
 }

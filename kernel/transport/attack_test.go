@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -342,4 +343,11 @@ func TestUnverifiedBytesAreBoundedAcrossConnections(t *testing.T) {
 		t.Fatal("the badly signed 40 MB message was not refused")
 	}
 	waitFor(t, "the budget to be given back", func() bool { return s.budget.reserved() == 0 })
+}
+
+func TestIOPubBoundCountsBuffers(t *testing.T) {
+	x := withExtras{content: json.RawMessage(`{}`), buffers: [][]byte{make([]byte, 1000), make([]byte, 24)}}
+	if n := contentSize(x); n != 1026 {
+		t.Errorf("contentSize of a message with 1024 bytes of buffers = %d, want 1026", n)
+	}
 }

@@ -326,8 +326,15 @@ func (q *ioQueue) close(timeout time.Duration) {
 // contentSize is the size of a message's content, as Publish hands it over
 // (marshaled).
 func contentSize(content any) int {
-	if raw, ok := content.(json.RawMessage); ok {
-		return len(raw)
+	switch c := content.(type) {
+	case json.RawMessage:
+		return len(c)
+	case withExtras: // PublishWith: binary buffers count too
+		n := len(c.content)
+		for _, b := range c.buffers {
+			n += len(b)
+		}
+		return n
 	}
 	return 256
 }
