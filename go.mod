@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/traefik/yaegi v0.16.1
+	golang.org/x/text v0.28.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -19,5 +20,4 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 )

@@ -23,10 +23,17 @@ import (
 // than coalesceFlush, so that a framing it cannot follow only costs latency.
 type msgConn struct {
 	net.Conn
-	r *bufio.Reader // only zmq4's reading goroutine reads
+	r  *bufio.Reader // only zmq4's reading goroutine reads
+	fr frameReader   // reads r for zmq4, checking frames (zmtpread.go)
+
+	closeOnce   sync.Once
+	onClose     func()      // run once, when the connection is closed
+	onViolation func(error) // told once when the peer breaks a limit
+	violated    bool
 
 	mu       sync.Mutex
 	greeting int    // greeting bytes still to pass through unframed
+	swallow  int    // bytes of zmq4's greeting to drop: ours was sent already
 	buf      []byte // held bytes
 	err      error  // a failed flush, reported by the next Write
 	timer    *time.Timer
@@ -44,19 +51,49 @@ const (
 	readBuffer      = 64 << 10
 )
 
-func newMsgConn(c net.Conn) *msgConn {
-	return &msgConn{Conn: c, r: bufio.NewReaderSize(c, readBuffer), greeting: zmtpGreetingLen}
+// newMsgConn wraps c, holding the peer's frames to lim and, with check, its
+// messages to their signatures.
+func newMsgConn(c net.Conn, lim frameLimits, check *sigCheck) *msgConn {
+	m := &msgConn{Conn: c, r: bufio.NewReaderSize(c, readBuffer), greeting: zmtpGreetingLen}
+	m.fr = frameReader{r: m.r, lim: lim, check: check, raw: zmtpGreetingLen}
+	return m
 }
 
-func (c *msgConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+// Read hands zmq4 the peer's bytes through the frame checks. A peer that
+// breaks a limit is reported and disconnected at once.
+func (c *msgConn) Read(p []byte) (int, error) {
+	n, err := c.fr.Read(p)
+	if v, ok := err.(*violation); ok && !c.violated {
+		c.violated = true
+		if c.onViolation != nil {
+			c.onViolation(v)
+		}
+		c.Conn.Close()
+		if v.held >= releaseAfter {
+			releaseMemory()
+		}
+	}
+	return n, err
+}
 
-func (c *msgConn) Write(p []byte) (int, error) {
+func (c *msgConn) Write(p []byte) (n int, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer func() {
+		if err != nil {
+			c.broken()
+		}
+	}()
 	if c.err != nil {
 		return 0, c.err
 	}
-	n := len(p)
+	n = len(p)
+	if c.swallow > 0 {
+		k := min(len(p), c.swallow)
+		c.swallow -= k
+		c.greeting -= k
+		p = p[k:]
+	}
 	if c.greeting > 0 {
 		k := min(len(p), c.greeting)
 		c.greeting -= k
@@ -68,8 +105,19 @@ func (c *msgConn) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return n, nil
 	}
+	boundary := c.scan(p)
+	if len(c.buf)+len(p) > coalesceLimit {
+		// Large: write what is held, then p itself, without copying it.
+		if err := c.flushLocked(); err != nil {
+			return 0, err
+		}
+		if _, err := c.Conn.Write(p); err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
 	c.buf = append(c.buf, p...)
-	if c.scan(p) || len(c.buf) >= coalesceLimit {
+	if boundary || len(c.buf) >= coalesceLimit {
 		if err := c.flushLocked(); err != nil {
 			return 0, err
 		}
@@ -81,6 +129,7 @@ func (c *msgConn) Write(p []byte) (int, error) {
 			defer c.mu.Unlock()
 			if err := c.flushLocked(); err != nil && c.err == nil {
 				c.err = err
+				c.broken()
 			}
 		})
 	} else {
@@ -139,9 +188,29 @@ func (c *msgConn) scan(p []byte) (boundary bool) {
 	return boundary
 }
 
+// broken closes a connection whose write failed, at once: zmq4 v0.17.0
+// leaves a connection whose handshake failed (the peer left during it) open
+// and unreferenced, which leaked its descriptor and its routing identity.
+func (c *msgConn) broken() {
+	c.fr.check.close()
+	c.Conn.Close()
+	c.closeOnce.Do(func() {
+		if c.onClose != nil {
+			c.onClose()
+		}
+	})
+}
+
 func (c *msgConn) Close() error {
 	c.mu.Lock()
 	c.flushLocked()
 	c.mu.Unlock()
-	return c.Conn.Close()
+	c.fr.check.close()
+	err := c.Conn.Close()
+	c.closeOnce.Do(func() {
+		if c.onClose != nil {
+			c.onClose()
+		}
+	})
+	return err
 }

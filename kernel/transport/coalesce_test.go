@@ -49,7 +49,7 @@ func (c *countingConn) snapshot() [][]byte {
 
 func TestMsgConnWritesOneMessageAtOnce(t *testing.T) {
 	raw := &countingConn{}
-	c := newMsgConn(raw)
+	c := newMsgConn(raw, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, nil)
 	greeting := bytes.Repeat([]byte{0xff}, zmtpGreetingLen)
 	c.Write(greeting)
 	// A command (READY), then a three-frame message, each written as zmq4
@@ -84,8 +84,12 @@ func TestMsgConnReadsThroughABuffer(t *testing.T) {
 		msg = append(msg, 0x01, 10)
 		msg = append(msg, bytes.Repeat([]byte{byte('a' + i)}, 10)...)
 	}
-	raw := &countingConn{toRead: append([]byte(nil), msg...)}
-	c := newMsgConn(raw)
+	raw := &countingConn{toRead: append(append([]byte(nil), zmtpGreeting...), msg...)}
+	c := newMsgConn(raw, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, nil)
+	greeting := make([]byte, zmtpGreetingLen)
+	if _, err := io.ReadFull(c, greeting); err != nil || !bytes.Equal(greeting, zmtpGreeting) {
+		t.Fatalf("greeting read as %q, %v", greeting, err)
+	}
 	var got []byte
 	buf := make([]byte, 2)
 	for len(got) < len(msg) { // header, then body, as zmq4 reads
@@ -110,7 +114,7 @@ func TestMsgConnReadsThroughABuffer(t *testing.T) {
 
 func TestMsgConnFlushesWhatItCannotFollow(t *testing.T) {
 	raw := &countingConn{}
-	c := newMsgConn(raw)
+	c := newMsgConn(raw, frameLimits{DefaultMaxFrame, DefaultMaxMessage}, nil)
 	c.Write(bytes.Repeat([]byte{0}, zmtpGreetingLen))
 	c.Write([]byte{0x01, 200, 'a'}) // a frame whose body never completes
 	deadline := time.Now().Add(5 * time.Second)
@@ -130,7 +134,7 @@ func TestMsgConnWithZmq4(t *testing.T) {
 	defer cancel()
 	r := zmq4.NewRouter(ctx, zmq4.WithID(zmq4.SocketIdentity("router")))
 	defer r.Close()
-	ep, err := guardedEndpoint("tcp://127.0.0.1:0")
+	ep, err := guardedEndpoint("tcp://127.0.0.1:0", testGuard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,3 +167,5 @@ func TestMsgConnWithZmq4(t *testing.T) {
 		}
 	}
 }
+
+func (c *countingConn) Close() error { return nil }

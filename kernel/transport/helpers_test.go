@@ -181,3 +181,14 @@ func content(t *testing.T, m *wire.Message) map[string]any {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// testGuard is the guard configuration of a bare zmq4 socket under test.
+func testGuard() *guardConfig {
+	return &guardConfig{name: "test", lim: frameLimits{DefaultMaxFrame, DefaultMaxMessage}, log: newRateLog(slog.Default()), stall: 10 * time.Second}
+}
+
+// json_ is content as Publish hands it to the queue: marshaled.
+func json_(s string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"data": map[string]any{"text/plain": s}})
+	return b
+}

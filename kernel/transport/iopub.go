@@ -22,11 +22,16 @@ var (
 	// text is dropped until the queue has drained to resumePending.
 	maxPending    = 8 << 20
 	resumePending = 2 << 20
+	// maxHeld caps the bytes of the other messages (displays, results,
+	// errors...) waiting to be sent. They are never dropped: beyond it
+	// Publish waits (back-pressure on the cell) until the queue drains.
+	maxHeld = 16 << 20
 )
 
 // outItem is one queued IOPub message. Stream items grow while they wait.
 type outItem struct {
 	seq      uint64
+	size     int // bytes of content, for a message that is not a stream
 	msgType  string
 	parent   *wire.Header
 	content  any
@@ -67,6 +72,7 @@ type ioQueue struct {
 	nextSeq  uint64 // seq of the next item enqueued
 	doneSeq  uint64 // every item with seq < doneSeq has been sent
 	pending  int    // stream bytes queued
+	held     int    // bytes of the other messages queued
 	dropping bool
 	drops    []dropRecord
 	lastNL   bool      // the last stream text queued ended in a newline
@@ -96,8 +102,19 @@ func (q *ioQueue) publish(msgType string, parent *wire.Header, content any) {
 	}
 	if !isStream {
 		q.flushDrops()
-		it := &outItem{msgType: msgType, parent: parent, content: content}
+		it := &outItem{msgType: msgType, parent: parent, content: content, size: contentSize(content)}
 		if len(q.items) > 0 || q.sending {
+			// Back-pressure: wait while too much is held, unless nothing
+			// is (one message larger than the bound goes alone). Status
+			// messages never wait: two per request, from the dispatcher,
+			// so that control requests are answered during a flood.
+			for msgType != "status" && q.held > 0 && q.held+it.size > maxHeld && !q.closed {
+				q.changed.Wait()
+			}
+			if q.closed {
+				return
+			}
+			q.held += it.size
 			q.push(it)
 			return
 		}
@@ -254,14 +271,18 @@ func (q *ioQueue) run() {
 		head := q.items[0]
 		if !head.stream {
 			q.items = q.items[1:]
+			q.held -= head.size
 			q.sendUnlocked(head, nil)
 			q.doneSeq = head.seq + 1
 			q.changed.Broadcast()
 			continue
 		}
 		// Pace stream messages so that text written in between merges,
-		// unless someone waits in flush or the kernel is closing.
-		if wait := streamInterval - time.Since(q.lastSent); wait > 0 && head.seq >= q.urgent && !q.closed {
+		// unless someone waits in flush, the kernel is closing, or
+		// something is queued behind the stream (then nothing more can
+		// merge into it, and waiting would only slow a cell that
+		// interleaves prints and displays to one message per interval).
+		if wait := streamInterval - time.Since(q.lastSent); wait > 0 && len(q.items) == 1 && head.seq >= q.urgent && !q.closed {
 			t := time.AfterFunc(wait, func() {
 				q.mu.Lock()
 				q.changed.Broadcast()
@@ -293,13 +314,29 @@ func (q *ioQueue) close(timeout time.Duration) {
 	q.flush(timeout)
 	q.mu.Lock()
 	q.closed = true
-	q.items = nil
+	q.items, q.held = nil, 0
 	q.changed.Broadcast()
 	q.mu.Unlock()
 	select {
 	case <-q.stopped:
 	case <-time.After(timeout):
 	}
+}
+
+// contentSize is the size of a message's content, as Publish hands it over
+// (marshaled).
+func contentSize(content any) int {
+	switch c := content.(type) {
+	case json.RawMessage:
+		return len(c)
+	case withExtras: // PublishWith: binary buffers count too
+		n := len(c.content)
+		for _, b := range c.buffers {
+			n += len(b)
+		}
+		return n
+	}
+	return 256
 }
 
 // cutPoint returns how many bytes of text, at most max, to send in one

@@ -274,8 +274,11 @@ func TestIOPubStalledSubscriber(t *testing.T) {
 	if !s.Flush(hang) {
 		t.Fatal("Flush timed out: a stalled subscriber blocks IOPub")
 	}
-	if !strings.Contains(logs.String(), "stopped reading") {
-		t.Errorf("disconnect not logged:\n%s", logs)
+	for deadline := time.Now().Add(hang); !strings.Contains(logs.String(), "stopped reading"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("disconnect not logged:\n%s", logs)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	// A fresh subscriber gets new messages.
 	sub := subscribe(t, s)

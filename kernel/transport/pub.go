@@ -18,14 +18,17 @@ import (
 //
 // zmq4's own PUB socket queues every message without bound in front of a
 // single writer with no write deadline, so one stalled subscriber makes the
-// kernel's memory grow forever. Here send writes to each subscriber directly,
-// from the caller's goroutine; the caller (the IOPub queue) is the only
-// buffer, and it is bounded. A subscriber that accepts no bytes for stall is
-// disconnected (libzmq would drop its messages at the high-water mark; its
-// front end reconnects).
+// kernel's memory grow forever. Here each subscriber has its own writer and
+// its own queue, bounded in bytes (messages are shared between the queues, not
+// copied). send waits for a subscriber whose queue is full only while that
+// subscriber keeps accepting bytes (a slow front end slows the cell down, as
+// back-pressure); one that accepts nothing for pubPatience loses its own
+// messages, counted in the log, until it reads again, as libzmq drops at its
+// high-water mark, and nobody waits for it. A subscriber that accepts no
+// bytes for stall is disconnected (its front end reconnects).
 type pubSocket struct {
 	ln    net.Listener
-	log   *slog.Logger
+	log   *rateLog
 	stall time.Duration
 	path  string // ipc socket file to remove on close
 
@@ -35,24 +38,48 @@ type pubSocket struct {
 	wg     sync.WaitGroup
 }
 
+// Bounds of each subscriber's queue. Variables so that tests can shrink them.
+var (
+	// subQueueMax caps the bytes queued for one subscriber.
+	subQueueMax = 8 << 20
+	// pubPatience is how long send waits for a full subscriber that makes no
+	// progress before dropping its messages.
+	pubPatience = 500 * time.Millisecond
+	// maxTopics caps the subscriptions of one subscriber.
+	maxTopics = 1024
+)
+
 type subscriber struct {
 	raw  net.Conn
 	conn *zmq4.Conn
+	peer string
 
 	mu     sync.Mutex
 	topics map[string]struct{}
+
+	qmu          sync.Mutex
+	qcond        *sync.Cond
+	queue        []pubMsg
+	queued       int       // bytes in queue
+	progress     time.Time // when the writer last took a message or wrote a piece
+	writing      bool      // a message is being written (by the writer or a publisher)
+	dropping     bool      // its messages are dropped until its queue drains to half
+	dropped      int       // messages dropped in this episode
+	droppedBytes int64
+	gone         bool
 }
 
-// handshakeTimeout bounds the ZMTP greeting of a new peer, so that a client
-// that connects and says nothing holds nothing.
-const handshakeTimeout = 10 * time.Second
+type pubMsg struct {
+	frames [][]byte
+	size   int
+}
 
 func listenPub(network, addr string, stall time.Duration, log *slog.Logger) (*pubSocket, error) {
 	ln, err := net.Listen(network, addr)
 	if err != nil {
 		return nil, err
 	}
-	p := &pubSocket{ln: ln, log: log, stall: stall, subs: make(map[*subscriber]struct{})}
+	p := &pubSocket{ln: ln, log: newRateLog(log), stall: stall, subs: make(map[*subscriber]struct{})}
 	if network == "unix" {
 		p.path = addr
 	}
@@ -63,18 +90,23 @@ func listenPub(network, addr string, stall time.Duration, log *slog.Logger) (*pu
 
 func (p *pubSocket) addr() net.Addr { return p.ln.Addr() }
 
+// accept accepts subscribers until the listener is closed; failures (EMFILE,
+// ENFILE, ...) are retried with back-off.
 func (p *pubSocket) accept() {
 	defer p.wg.Done()
+	delay := time.Duration(0)
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
-			p.log.Warn("iopub: accept failed", "err", err)
-			time.Sleep(50 * time.Millisecond)
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			p.log.warn("accept", "iopub: accept failed; retrying (out of file descriptors? the peers are kept, new ones wait)", "err", err, "retry_in", delay)
+			time.Sleep(delay)
 			continue
 		}
+		delay = 0
 		p.wg.Add(1)
 		go p.open(c)
 	}
@@ -84,16 +116,24 @@ func (p *pubSocket) accept() {
 // subscriptions until it goes away.
 func (p *pubSocket) open(c net.Conn) {
 	defer p.wg.Done()
-	sc := newMsgConn(&stallConn{Conn: c, stall: p.stall})
-	c.SetDeadline(time.Now().Add(handshakeTimeout))
-	zc, err := zmq4.Open(sc, null.Security(), zmq4.Pub, zmq4.SocketIdentity("gocl-iopub"), true, nil)
-	if err != nil {
-		p.log.Warn("iopub: ZMTP handshake failed; peer dropped", "peer", c.RemoteAddr().String(), "err", err)
+	s := &subscriber{raw: c, peer: c.RemoteAddr().String(), topics: make(map[string]struct{})}
+	s.qcond = sync.NewCond(&s.qmu)
+	sc := newMsgConn(&stallConn{Conn: c, stall: p.stall, progress: s.advanced}, frameLimits{smallFrame, smallMessage}, nil)
+	sc.onViolation = func(err error) {
+		p.log.warn("violation", "iopub: connection closed", "peer", s.peer, "err", err)
+	}
+	if _, err := screenHandshake(sc, pubPeers); err != nil {
+		p.log.warn("handshake", "iopub: ZMTP handshake failed; peer dropped", "peer", s.peer, "err", err)
 		c.Close()
 		return
 	}
-	c.SetDeadline(time.Time{})
-	s := &subscriber{raw: c, conn: zc, topics: make(map[string]struct{})}
+	zc, err := zmq4.Open(sc, null.Security(), zmq4.Pub, zmq4.SocketIdentity("gocl-iopub"), true, nil)
+	if err != nil {
+		p.log.warn("handshake", "iopub: ZMTP handshake failed; peer dropped", "peer", s.peer, "err", err)
+		c.Close()
+		return
+	}
+	s.conn = zc
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -102,6 +142,8 @@ func (p *pubSocket) open(c net.Conn) {
 	}
 	p.subs[s] = struct{}{}
 	p.mu.Unlock()
+	p.wg.Add(1)
+	go p.write(s)
 
 	// Read subscriptions: a one-frame message \x01topic subscribes, \x00topic
 	// unsubscribes (ZMTP 3.0, which zmq4 announces and libzmq then speaks).
@@ -117,13 +159,15 @@ func (p *pubSocket) open(c net.Conn) {
 		s.mu.Lock()
 		switch f[0] {
 		case 1:
-			s.topics[string(f[1:])] = struct{}{}
+			if len(s.topics) < maxTopics {
+				s.topics[string(f[1:])] = struct{}{}
+			}
 		case 0:
 			delete(s.topics, string(f[1:]))
 		}
 		s.mu.Unlock()
 	}
-	p.drop(s)
+	p.drop(s, nil)
 }
 
 func (s *subscriber) wants(topic []byte) bool {
@@ -137,12 +181,139 @@ func (s *subscriber) wants(topic []byte) bool {
 	return false
 }
 
-// drop disconnects s.
-func (p *pubSocket) drop(s *subscriber) {
+// advanced records that the subscriber accepted bytes.
+func (s *subscriber) advanced() {
+	s.qmu.Lock()
+	s.progress = time.Now()
+	s.qmu.Unlock()
+}
+
+// write writes s's queue to it until it goes away.
+func (p *pubSocket) write(s *subscriber) {
+	defer p.wg.Done()
+	for {
+		s.qmu.Lock()
+		for (len(s.queue) == 0 || s.writing) && !s.gone {
+			s.qcond.Wait()
+		}
+		if s.gone {
+			s.qmu.Unlock()
+			return
+		}
+		m := s.queue[0]
+		s.progress = time.Now()
+		s.writing = true
+		s.qmu.Unlock()
+		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
+		s.qmu.Lock()
+		s.writing = false
+		if s.gone { // drop emptied the queue meanwhile
+			s.qmu.Unlock()
+			if err != nil {
+				p.drop(s, err)
+			}
+			return
+		}
+		s.queue[0] = pubMsg{}
+		s.queue = s.queue[1:]
+		s.queued -= m.size
+		s.progress = time.Now()
+		s.qcond.Broadcast()
+		s.qmu.Unlock()
+		if err != nil {
+			p.drop(s, err)
+			return
+		}
+	}
+}
+
+// enqueue queues m for s. When s's queue is full it returns false at once
+// unless wait; with wait it waits while s makes progress (its writer writes,
+// or the bytes in its socket's send queue go down: the peer reads), and
+// drops m, putting s in dropping mode, once s made none for pubPatience.
+func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	if s.gone {
+		return true
+	}
+	if s.dropping {
+		if s.queued > subQueueMax/2 {
+			s.dropped++
+			s.droppedBytes += int64(m.size)
+			return true
+		}
+		s.dropping = false
+		p.log.warn("resume", "iopub: a subscriber reads again; messages were dropped for it while it did not",
+			"peer", s.peer, "dropped_messages", s.dropped, "dropped_bytes", s.droppedBytes)
+		s.dropped, s.droppedBytes = 0, 0
+	}
+	if len(s.queue) == 0 && !s.writing && roomFor(s.raw, m.size) {
+		// Idle, with room in the socket: write it here, at once.
+		s.writing = true
+		s.qmu.Unlock()
+		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
+		s.qmu.Lock()
+		s.writing = false
+		s.progress = time.Now()
+		s.qcond.Broadcast()
+		if err != nil {
+			s.qmu.Unlock()
+			p.drop(s, err)
+			s.qmu.Lock()
+		}
+		return true
+	}
+	full := func() bool { return s.queued > 0 && s.queued+m.size > subQueueMax && !s.gone }
+	if full() && !wait {
+		return false
+	}
+	outq, _ := sendQueued(s.raw)
+	for full() {
+		if q, ok := sendQueued(s.raw); ok && q < outq {
+			s.progress = time.Now() // the peer took bytes off the socket
+		}
+		outq, _ = sendQueued(s.raw)
+		if time.Since(s.progress) >= pubPatience {
+			s.dropping = true
+			s.dropped, s.droppedBytes = 1, int64(m.size)
+			p.log.warn("dropping", "iopub: a subscriber is not reading: its messages are dropped until it reads again; others are served",
+				"peer", s.peer, "queued_bytes", s.queued)
+			return true
+		}
+		t := time.AfterFunc(20*time.Millisecond, func() {
+			s.qmu.Lock()
+			s.qcond.Broadcast()
+			s.qmu.Unlock()
+		})
+		s.qcond.Wait()
+		t.Stop()
+	}
+	if s.gone {
+		return true
+	}
+	s.queue = append(s.queue, m)
+	s.queued += m.size
+	s.qcond.Broadcast()
+	return true
+}
+
+// drop disconnects s; err says why, when its writer failed.
+func (p *pubSocket) drop(s *subscriber, err error) {
 	s.raw.Close()
+	s.qmu.Lock()
+	s.gone = true
+	s.queue, s.queued = nil, 0
+	dropped, bytes := s.dropped, s.droppedBytes
+	s.qcond.Broadcast()
+	s.qmu.Unlock()
 	p.mu.Lock()
 	delete(p.subs, s)
 	p.mu.Unlock()
+	if err != nil {
+		p.log.warn("disconnect", "iopub: subscriber disconnected: it stopped reading or went away",
+			"peer", s.peer, "err", err, "dropped_messages", dropped, "dropped_bytes", bytes)
+	}
 }
 
 // subscribers returns the number of connected peers that subscribed to
@@ -159,38 +330,46 @@ func (p *pubSocket) subscribers() int {
 	return n
 }
 
-// send writes frames to every subscriber whose subscription is a prefix of
-// the first frame. It must not be called concurrently with itself. It returns
-// once every subscriber has the message in its socket buffer or has been
-// disconnected for stalling.
+// send queues frames for every subscriber whose subscription is a prefix of
+// the first frame. It must not be called concurrently with itself. It waits
+// only for subscribers that are slow but reading (see pubSocket).
 func (p *pubSocket) send(frames [][]byte) {
+	if len(frames) == 0 {
+		return
+	}
 	p.mu.Lock()
 	subs := make([]*subscriber, 0, len(p.subs))
 	for s := range p.subs {
 		subs = append(subs, s)
 	}
 	p.mu.Unlock()
-	if len(frames) == 0 {
-		return
+	m := pubMsg{frames: frames}
+	for _, f := range frames {
+		m.size += len(f)
 	}
+	// Those with room first, so that nobody waits for a full one.
+	var full []*subscriber
 	for _, s := range subs {
-		if !s.wants(frames[0]) {
-			continue
+		if s.wants(frames[0]) && !p.enqueue(s, m, false) {
+			full = append(full, s)
 		}
-		if err := s.conn.SendMsg(zmq4.NewMsgFrom(frames...)); err != nil {
-			p.log.Warn("iopub: subscriber disconnected: it stopped reading or went away", "peer", s.raw.RemoteAddr().String(), "err", err)
-			p.drop(s)
-		}
+	}
+	for _, s := range full {
+		p.enqueue(s, m, true)
 	}
 }
 
 func (p *pubSocket) close() error {
 	p.mu.Lock()
 	p.closed = true
+	subs := make([]*subscriber, 0, len(p.subs))
 	for s := range p.subs {
-		s.raw.Close()
+		subs = append(subs, s)
 	}
 	p.mu.Unlock()
+	for _, s := range subs {
+		p.drop(s, nil)
+	}
 	err := p.ln.Close()
 	p.wg.Wait()
 	if p.path != "" {
@@ -203,12 +382,16 @@ func (p *pubSocket) close() error {
 // stall: each piece of at most 256 KiB gets a fresh write deadline.
 type stallConn struct {
 	net.Conn
-	stall time.Duration
+	stall    time.Duration
+	progress func() // called after each piece written; may be nil
 }
 
 const stallPiece = 256 << 10
 
 func (c *stallConn) Write(b []byte) (int, error) {
+	if c.stall <= 0 {
+		return c.Conn.Write(b)
+	}
 	n := 0
 	for n < len(b) {
 		end := min(n+stallPiece, len(b))
@@ -217,9 +400,13 @@ func (c *stallConn) Write(b []byte) (int, error) {
 		n += m
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
+				c.Conn.Close() // a peer that stopped reading is let go
 				err = fmt.Errorf("no bytes accepted for %v: %w", c.stall, err)
 			}
 			return n, err
+		}
+		if c.progress != nil {
+			c.progress()
 		}
 	}
 	return n, nil

@@ -45,6 +45,9 @@ const SendTimeout = 10 * time.Second
 // is disconnected. A variable so that tests can shorten it.
 var stallTimeout = 10 * time.Second
 
+// hbStall is how long a heartbeat peer may accept no echoed bytes.
+const hbStall = 200 * time.Millisecond
+
 // Server owns the kernel's five sockets. Create it with Listen.
 type Server struct {
 	info    ConnectionInfo
@@ -61,6 +64,9 @@ type Server struct {
 	hb      zmq4.Socket
 	pub     *pubSocket
 	iopub   *ioQueue
+	replays *wire.SignatureHistory
+	rlog    *rateLog
+	budget  *unverifiedBudget
 
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -70,9 +76,23 @@ type Server struct {
 // Listen binds the sockets at the addresses info names: ROUTER sockets for
 // shell, control and stdin, a PUB socket for iopub and a ROUTER that echoes
 // heartbeats. Each socket is read on its own goroutine. log receives warnings
-// about dropped messages and peers; nil means slog.Default().
+// about dropped messages and peers; nil means slog.Default(). Peers are held
+// to DefaultLimits (GOCL_MAX_FRAME, GOCL_MAX_MESSAGE).
 func Listen(info ConnectionInfo, log *slog.Logger) (*Server, error) {
+	lim, err := DefaultLimits()
+	if err != nil {
+		return nil, fmt.Errorf("transport: %w", err)
+	}
+	return ListenLimits(info, log, lim)
+}
+
+// ListenLimits is Listen with the limits that peers on shell, control and
+// stdin are held to.
+func ListenLimits(info ConnectionInfo, log *slog.Logger, lim Limits) (*Server, error) {
 	if err := info.Validate(); err != nil {
+		return nil, fmt.Errorf("transport: %w", err)
+	}
+	if err := lim.validate(); err != nil {
 		return nil, fmt.Errorf("transport: %w", err)
 	}
 	if log == nil {
@@ -82,33 +102,47 @@ func Listen(info ConnectionInfo, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: %w", err)
 	}
+	if !signer.Signs() {
+		log.Warn("transport: the connection file has an empty key: messages are neither signed nor checked, " +
+			"so anyone who can reach these ports can run code as you; let Jupyter write the connection file, or set a \"key\"")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{info: info, log: log, signer: signer, session: wire.NewID(), ctx: ctx, cancel: cancel}
+	s := &Server{info: info, log: log, signer: signer, session: wire.NewID(), ctx: ctx, cancel: cancel,
+		replays: wire.NewSignatureHistory(0), rlog: newRateLog(log)}
 	zlog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 
 	fail := func(what string, port int, err error) (*Server, error) {
 		s.Close()
 		return nil, fmt.Errorf("transport: bind %s socket at %s: %w (is another kernel using this connection file?)", what, info.endpoint(port), err)
 	}
-	bind := func(sock zmq4.Socket, port int) error {
-		ep, err := guardedEndpoint(info.endpoint(port))
+	bind := func(sock zmq4.Socket, port int, cfg *guardConfig) error {
+		ep, err := guardedEndpoint(info.endpoint(port), cfg)
 		if err != nil {
 			return err
 		}
 		return sock.Listen(ep)
 	}
 	ports := [3]*int{&s.info.ShellPort, &s.info.ControlPort, &s.info.StdinPort}
+	budget := newUnverifiedBudget(min(defaultBudget, lim.MaxFrame))
+	s.budget = budget
 	for ch := Shell; ch <= Stdin; ch++ {
 		r := zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
 		s.routers[ch] = r
-		if err := bind(r, *ports[ch]); err != nil {
+		cfg := &guardConfig{name: ch.String(), lim: frameLimits{lim.MaxFrame, lim.MaxMessage}, key: info.Key,
+			log: s.rlog, stall: stallTimeout, budget: budget}
+		if err := bind(r, *ports[ch], cfg); err != nil {
 			return fail(ch.String(), *ports[ch], err)
 		}
 		*ports[ch] = portOf(r.Addr())
 		s.inbox[ch] = make(chan *wire.Message, 256)
 	}
 	s.hb = zmq4.NewRouter(ctx, zmq4.WithLogger(zlog), zmq4.WithTimeout(SendTimeout))
-	if err := bind(s.hb, info.HBPort); err != nil {
+	// zmq4's ROUTER holds every send while one peer's write blocks, so a
+	// peer that pings and never reads would hold up everyone's echo: a
+	// heartbeat peer whose socket stays full for hbStall is let go (a real
+	// one has a few bytes in flight every few seconds).
+	hbCfg := &guardConfig{name: "heartbeat", lim: frameLimits{smallFrame, smallMessage}, log: s.rlog, stall: hbStall}
+	if err := bind(s.hb, info.HBPort, hbCfg); err != nil {
 		return fail("heartbeat", info.HBPort, err)
 	}
 	s.info.HBPort = portOf(s.hb.Addr())
@@ -166,7 +200,12 @@ func (s *Server) serve(ch Channel) {
 		}
 		m, err := s.signer.Decode(zm.Frames)
 		if err != nil {
-			s.log.Warn("transport: message dropped", "channel", ch.String(), "frames", len(zm.Frames), "err", err)
+			s.rlog.warn("dropped "+ch.String(), "transport: message dropped", "channel", ch.String(), "frames", len(zm.Frames), "err", err)
+			continue
+		}
+		if s.signer.Signs() && s.replays.Seen(wire.SignatureOf(zm.Frames)) {
+			s.rlog.warn("replay "+ch.String(), "transport: message dropped: its signature was seen before (a replay)",
+				"channel", ch.String(), "msg_type", m.Header.MsgType, "msg_id", m.Header.MsgID)
 			continue
 		}
 		select {
@@ -236,10 +275,10 @@ func (s *Server) Send(ch Channel, parent *wire.Message, msgType string, content 
 // parent: {}). Whatever the cell prints, it does not block on output: stream
 // messages ("stream" with content StreamContent or a map with "name" and
 // "text") are merged, paced and, when too much waits, dropped with a notice.
-// Other messages are never dropped nor reordered; one published when nothing
-// is queued is written at once, so it can wait for a subscriber that stopped
-// reading, at most stallTimeout, after which that subscriber is dropped.
-// content is marshaled before Publish returns.
+// Other messages are never dropped nor reordered here; while more than
+// maxHeld bytes of them wait, Publish waits too (back-pressure on the cell).
+// A subscriber that stops reading loses its own messages and holds up nobody
+// (see pubSocket). content is marshaled before Publish returns.
 func (s *Server) Publish(parent *wire.Message, msgType string, content any) {
 	var ph *wire.Header
 	if parent != nil {
