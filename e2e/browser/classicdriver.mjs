@@ -104,12 +104,13 @@ export class ClassicDriver {
     return this.page.evaluate((n) => window.Jupyter.notebook.get_cell(n).get_text(), i);
   }
 
-  async complete(i) {
+  async complete(i, onPopup = async () => {}) {
     await this.editCell(i);
     await this.page.keyboard.press('Tab');
     const items = this.page.locator('#complete select option');
     await items.first().waitFor({ state: 'attached', timeout: 15_000 });
     const labels = (await items.allTextContents()).map((t) => t.trim());
+    await onPopup();
     await this.page.keyboard.press('Enter');
     await sleep(300);
     return labels;

@@ -136,13 +136,14 @@ export class LabDriver {
   }
 
   // complete presses Tab at the end of cell i, returns the labels the
-  // popup lists, and picks the first with Enter.
-  async complete(i) {
+  // popup lists (calling onPopup while it shows), and picks the first with Enter.
+  async complete(i, onPopup = async () => {}) {
     await this.editCell(i);
     await this.page.keyboard.press('Tab');
     const items = this.page.locator('.jp-Completer .jp-Completer-item');
     await items.first().waitFor({ state: 'visible', timeout: 15_000 });
     const labels = (await this.page.locator('.jp-Completer .jp-Completer-item .jp-Completer-match').allTextContents()).map((t) => t.trim());
+    await onPopup();
     await this.page.keyboard.press('Enter');
     await sleep(300);
     return labels;

@@ -259,13 +259,14 @@ for (const kind of kinds) {
 
         log('  Tab completion after non-ASCII text');
         const before = await d.source(c.complete);
-        const labels = await d.complete(c.complete);
+        const labels = await d.complete(c.complete, async () => {
+          if (kind === 'lab') await page.screenshot({ path: path.join(HERE, 'out', 'lab-completion.png'), clip: { x: 0, y: 0, width: 1280, height: 560 } });
+        });
         assert.ok(labels.includes('ToUpper'), `the completion popup lists ToUpper (it lists ${JSON.stringify(labels)})`);
         const after = await d.source(c.complete);
         const prefix = before.slice(0, before.lastIndexOf('.') + 1);
         assert.ok(after.startsWith(prefix) && labels.includes(after.slice(prefix.length)),
           `completing ${JSON.stringify(before)} replaced exactly the word before the cursor; the cell reads ${JSON.stringify(after)}`);
-        if (kind === 'lab') await screenshot(page, kind, path.join(HERE, 'out', 'lab-completion.png'));
 
         log('  Shift-Tab tooltip');
         const tip = await d.tooltip(c.complete, '(');

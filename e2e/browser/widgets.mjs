@@ -34,10 +34,19 @@ export async function exploreWidgets(d, log) {
   const start = await cardNumbers(page);
   assert.ok(start !== '', 'notebook 07 shows an event card after Run All');
 
-  log('  notebook 07: moving the size slider');
-  await handle.focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  const moved = await waitChange(d, start, 'moving the slider');
+  log('  notebook 07: dragging the size slider');
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.boundingBox();
+  const track = await page.locator('.widget-slider .noUi-target').first().boundingBox();
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  // Towards the middle of the track, from wherever the handle starts.
+  const to = Math.abs(x - (track.x + track.width * 0.5)) > 30 ? track.x + track.width * 0.5 : track.x + track.width * 0.8;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(to, y, { steps: 8 });
+  await page.mouse.up();
+  const moved = await waitChange(d, start, 'dragging the slider');
 
   log('  notebook 07: changing the host-memory dropdown');
   const select = page.locator('.widget-dropdown select').first();
