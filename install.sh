@@ -137,8 +137,18 @@ if [ "$want_venv" = yes ]; then
   fi
   if [ "$venv_ok" = no ] && [ -z "$user_jupyter" ]; then
     step "falling back to Debian's Jupyter Notebook (PyPI could not be reached)"
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-      jupyter-client jupyter-notebook jupyter-nbconvert python3-nbclient python3-nbformat
+    fallback=()
+    for p in jupyter-client jupyter-notebook jupyter-nbconvert python3-nbclient python3-nbformat; do
+      dpkg -s "$p" >/dev/null 2>&1 || fallback+=("$p")
+    done
+    if [ "${#fallback[@]}" -gt 0 ]; then
+      if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+        echo "install.sh: PyPI cannot be reached and this is not root (and sudo is absent): install Debian's Jupyter as root (apt-get install ${fallback[*]}), or make https://pypi.org reachable, and run ./install.sh again." >&2
+        false
+      fi
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${fallback[@]}"
+    fi
   fi
   if [ "$venv_ok" = yes ] && [ -z "$user_jupyter" ]; then
     step "putting jupyter on the PATH ($GOCL_BINDIR/jupyter -> $GOCL_VENV/bin/jupyter)"
