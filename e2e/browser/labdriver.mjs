@@ -162,6 +162,21 @@ export class LabDriver {
     return t;
   }
 
+  // contextualHelp opens Help → Show Contextual Help (the inspector panel,
+  // which asks the kernel about the code at the cursor as it moves) and
+  // returns its text for the end of cell i once it shows something other
+  // than its placeholder.
+  async contextualHelp(i) {
+    await this.menu('Help', 'Show Contextual Help');
+    // It follows the cursor: back into cell i, and move.
+    await this.editCell(i);
+    await this.page.keyboard.press('ArrowLeft');
+    await this.page.keyboard.press('ArrowRight');
+    const content = this.page.locator('.jp-Inspector .jp-Inspector-content:not(.jp-Inspector-placeholderContent)');
+    await content.first().waitFor({ state: 'visible', timeout: 15_000 });
+    return content.first().textContent();
+  }
+
   // outputs counts what the lab notebooks draw, each with its drawn size:
   // event cards (HTML), timelines (SVG; JupyterLab shows image/svg+xml as
   // an <img>) and other plots.

@@ -272,6 +272,12 @@ for (const kind of kinds) {
         const tip = await d.tooltip(c.complete, '(');
         assert.match(tip, /upper case/i, `the tooltip shows strings.ToUpper's documentation (it shows ${JSON.stringify(tip.slice(0, 200))})`);
 
+        if (kind === 'lab') {
+          log('  Help → Show Contextual Help');
+          const help = await d.contextualHelp(c.complete);
+          assert.match(help, /upper case/i, `the contextual help shows strings.ToUpper's documentation (it shows ${JSON.stringify(help.slice(0, 200))})`);
+        }
+
         log('  stdin box');
         await d.runCell(c.stdin);
         await waitUntil(() => d.answerInput('Gopher'), 20_000, 'the stdin box');
