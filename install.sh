@@ -173,12 +173,13 @@ cp -f bin/gocl "$GOCL_BINDIR/gocl.new" && mv -f "$GOCL_BINDIR/gocl.new" "$GOCL_B
 "$GOCL_BINDIR/gocl" install $( [ "$(id -u)" -eq 0 ] && echo "--prefix /usr/local" || echo "--user" )
 if command -v jupyter >/dev/null 2>&1; then
   # Where does this Jupyter look? When it does not see the spec just written
-  # (a custom JUPYTER_PATH, say), register it in that Jupyter's own prefix too.
+  # (a custom JUPYTER_DATA_DIR or JUPYTER_PATH, say), write it into the data
+  # folder that Jupyter itself names, which it always searches.
   if ! jupyter kernelspec list 2>/dev/null | grep -qE '^\s*gocl\s'; then
-    "$GOCL_BINDIR/gocl" install --sys-prefix
+    JUPYTER_DATA_DIR="$(jupyter --data-dir)" "$GOCL_BINDIR/gocl" install --user
   fi
   jupyter kernelspec list | grep -E '^\s*gocl\s' || {
-    echo "install.sh: $(command -v jupyter) does not see the gocl kernelspec; check JUPYTER_PATH, or run: $GOCL_BINDIR/gocl install --prefix \"\$(jupyter --data-dir)/../..\"" >&2
+    echo "install.sh: $(command -v jupyter) does not see the gocl kernelspec; check JUPYTER_PATH, or run: JUPYTER_DATA_DIR=\"\$(jupyter --data-dir)\" $GOCL_BINDIR/gocl install --user" >&2
     false; }
 fi
 

@@ -56,7 +56,7 @@ export const frontends = {
     title: 'JupyterLab 4',
     args: (port, token, dir) => ['lab', '--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0',
       `--IdentityProvider.token=${token}`, `--ServerApp.root_dir=${dir}`, '--LabApp.expose_app_in_browser=True',
-      '--LabApp.news_url=None', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'],
+      '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'],
     path: (nb) => `/lab/tree/${encodeURIComponent(nb)}`,
     query: '&reset', // a fresh workspace: only this notebook open
   },
