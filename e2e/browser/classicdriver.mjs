@@ -21,7 +21,10 @@ export class ClassicDriver {
       null, { timeout: ms, polling: 250 },
     );
     await this.page.evaluate(() => {
+      // finished_execute fires when the cell's iopub traffic ends (status
+      // idle), which can come after its execute_reply; a new run clears it.
       window.__goclFinished = new Set();
+      window.Jupyter.notebook.events.on('execute.CodeCell', (_e, d) => window.__goclFinished.delete(d.cell.cell_id));
       window.Jupyter.notebook.events.on('finished_execute.CodeCell', (_e, d) => window.__goclFinished.add(d.cell.cell_id));
     });
   }

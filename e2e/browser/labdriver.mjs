@@ -77,7 +77,9 @@ export class LabDriver {
           empty: c.model.sharedModel.getSource().trim() === '',
           prompt: c.model.executionCount,
           running: prompt.includes('*'),
-          finished: true,
+          // JupyterLab sets the execution count once the reply and the
+          // idle status have both come (the future is done).
+          finished: typeof c.model.executionCount === 'number',
           tags: c.model.getMetadata('tags') || [],
           errors: outputs.filter((o) => o.output_type === 'error').map((o) => `${o.ename}: ${o.evalue}`),
           domErrors: outputs.filter((o) => o.output_type === 'error').length ? 1 : 0,

@@ -237,7 +237,7 @@ for (const kind of kinds) {
       let passed = false;
       try {
         await d.runCell(c.setX);
-        await waitUntil(async () => (await d.cells()).find((s) => s.index === c.setX)?.prompt === 1 && await d.idle(), 30_000, 'x := 41 to run');
+        await waitUntil(async () => { const s = (await d.cells()).find((x) => x.index === c.setX); return s.prompt === 1 && s.finished && await d.idle(); }, 30_000, 'x := 41 to run');
 
         log('  running for {} and interrupting it from the toolbar');
         await d.runCell(c.spin);
@@ -246,13 +246,13 @@ for (const kind of kinds) {
         await d.interrupt();
         const spun = await waitUntil(async () => {
           const s = (await d.cells()).find((x) => x.index === c.spin);
-          return typeof s.prompt === 'number' && await d.idle() && s;
+          return typeof s.prompt === 'number' && s.finished && await d.idle() && s;
         }, 20_000, 'the interrupted cell to finish');
         assert.ok(spun.errors.length > 0, `the interrupted cell shows an error (it shows: ${JSON.stringify(spun.text)})`);
         await d.runCell(c.useX);
         const used = await waitUntil(async () => {
           const s = (await d.cells()).find((x) => x.index === c.useX);
-          return typeof s.prompt === 'number' && await d.idle() && s;
+          return typeof s.prompt === 'number' && s.finished && await d.idle() && s;
         }, 20_000, 'x + 1 to run');
         assert.deepEqual(used.errors, [], 'x + 1 after the interrupt runs without error');
         assert.match(used.text, /\b42\b/, 'x survived the interrupt');
@@ -283,7 +283,7 @@ for (const kind of kinds) {
         await waitUntil(() => d.answerInput('Gopher'), 20_000, 'the stdin box');
         const read = await waitUntil(async () => {
           const s = (await d.cells()).find((x) => x.index === c.stdin);
-          return typeof s.prompt === 'number' && await d.idle() && s;
+          return typeof s.prompt === 'number' && s.finished && await d.idle() && s;
         }, 20_000, 'the stdin cell to finish');
         assert.match(read.text, /hello, Gopher/, 'the cell read the answer typed into the stdin box');
 
@@ -293,7 +293,7 @@ for (const kind of kinds) {
         await d.runCell(c.useX);
         const fresh = await waitUntil(async () => {
           const s = (await d.cells()).find((x) => x.index === c.useX);
-          return typeof s.prompt === 'number' && await d.idle() && s;
+          return typeof s.prompt === 'number' && s.finished && await d.idle() && s;
         }, 20_000, 'x + 1 to run after the restart');
         assert.equal(fresh.prompt, 1, 'the restarted kernel counts executions from 1');
         assert.ok(fresh.errors.some((e) => /undefined: x/.test(e)), `after the restart x is gone (errors: ${JSON.stringify(fresh.errors)})`);
