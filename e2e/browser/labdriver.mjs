@@ -159,6 +159,9 @@ export class LabDriver {
     await this.page.keyboard.press('Shift+Tab');
     const tip = this.page.locator('.jp-Tooltip');
     await tip.waitFor({ state: 'visible', timeout: 15_000 });
+    // The tooltip can show before its rendered content does.
+    await this.page.waitForFunction(() => (document.querySelector('.jp-Tooltip')?.textContent || '').trim() !== '',
+      null, { timeout: 15_000 });
     const t = await tip.textContent();
     await this.page.keyboard.press('Escape');
     return t;
