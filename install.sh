@@ -5,6 +5,17 @@
 #   ./install.sh          set up, then run the tour (00) through Jupyter and notebook 01 on this machine
 #   ./install.sh --test   set up, then run every test (what CI runs)
 #
+# Jupyter: a `jupyter` already on the PATH is kept and the kernelspec is
+# registered where it looks. Otherwise JupyterLab 4, Notebook 7 and
+# ipywidgets 8 come from PyPI into gocl's own virtual environment
+# ($GOCL_VENV, default /opt/gocl/venv for root, ~/.local/share/gocl/venv
+# otherwise) and `jupyter` is linked into /usr/local/bin (root) or
+# ~/.local/bin; when PyPI cannot be reached, Debian's classic Notebook is
+# installed instead. --test always builds the venv (the browser tests run
+# JupyterLab 4 and Notebook 7 from it, and Debian's Notebook 6.4 too).
+# The gocl binary is copied next to that `jupyter` link, and the kernelspec
+# runs that copy, so moving or deleting the clone leaves it working.
+#
 # Safe to run twice: it installs only what is missing, builds into a temporary
 # file before replacing bin/gocl, and replaces the kernelspec atomically. When
 # a step fails it says which one and why, and leaves the earlier state alone.
@@ -16,7 +27,7 @@ mode=demo
 case "${1:-}" in
   "") ;;
   --test) mode=test ;;
-  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
   *) echo "install.sh: unknown option '$1' (use --test, or nothing)" >&2; exit 2 ;;
 esac
 
@@ -59,7 +70,17 @@ want=(gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers ocl-icd-libopen
 has_platform=no
 if [ -n "${OCL_ICD_FILENAMES:-}" ] || ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then has_platform=yes; fi
 if [ "$has_platform" = no ] || dpkg -s pocl-opencl-icd >/dev/null 2>&1; then want+=(pocl-opencl-icd); fi
-if ! command -v jupyter >/dev/null 2>&1 || [ "$mode" = test ]; then
+# Whose Jupyter is it? A `jupyter` that is our own venv's link does not count as the user's.
+GOCL_VENV=${GOCL_VENV:-$( [ "$(id -u)" -eq 0 ] && echo /opt/gocl/venv || echo "${XDG_DATA_HOME:-$HOME/.local/share}/gocl/venv" )}
+GOCL_BINDIR=${GOCL_BINDIR:-$( [ "$(id -u)" -eq 0 ] && echo /usr/local/bin || echo "$HOME/.local/bin" )}
+user_jupyter=""
+if j=$(command -v jupyter 2>/dev/null); then
+  case "$(readlink -f "$j")" in "$GOCL_VENV"/*) ;; *) user_jupyter=$j ;; esac
+fi
+want_venv=no
+if [ -z "$user_jupyter" ] || [ "$mode" = test ]; then want_venv=yes; want+=(python3-venv); fi
+if [ "$mode" = test ]; then
+  # Debian's classic Notebook 6.4 and jupyter_client: e2e/jupyter and the classic browser suite use them.
   want+=(jupyter-client jupyter-notebook jupyter-nbconvert python3-nbclient python3-nbformat)
 fi
 if [ "$mode" = test ]; then
@@ -97,12 +118,70 @@ CGO_ENABLED=1 "$GO" build -o bin/gocl.new .
 mv -f bin/gocl.new bin/gocl
 bin/gocl version
 
+# ---------------------------------------------------------------- Jupyter (h11lab)
+if [ "$want_venv" = yes ]; then
+  step "installing JupyterLab 4, Notebook 7 and ipywidgets 8 from PyPI into $GOCL_VENV"
+  # The newest releases PyPI serves within these majors; pip skips what is already there.
+  venv_ok=no
+  if { [ -x "$GOCL_VENV/bin/python" ] || /usr/bin/python3 -m venv "$GOCL_VENV"; } &&
+     "$GOCL_VENV/bin/python" -m pip install --disable-pip-version-check --timeout 30 --retries 2 -q \
+       'jupyterlab>=4,<5' 'notebook>=7,<8' 'ipywidgets>=8,<9'; then
+    venv_ok=yes
+    "$GOCL_VENV/bin/jupyter" --version | grep -E '^(jupyterlab|notebook|ipywidgets|jupyter_server) '
+  else
+    echo "install.sh: could not install Jupyter from PyPI into $GOCL_VENV (see pip's message above)." >&2
+  fi
+  if [ "$venv_ok" = no ] && [ "$mode" = test ]; then
+    echo "install.sh: --test needs JupyterLab 4 and Notebook 7 from PyPI; make https://pypi.org reachable and run it again." >&2
+    false
+  fi
+  if [ "$venv_ok" = no ] && [ -z "$user_jupyter" ]; then
+    step "falling back to Debian's Jupyter Notebook (PyPI could not be reached)"
+    fallback=()
+    for p in jupyter-client jupyter-notebook jupyter-nbconvert python3-nbclient python3-nbformat; do
+      dpkg -s "$p" >/dev/null 2>&1 || fallback+=("$p")
+    done
+    if [ "${#fallback[@]}" -gt 0 ]; then
+      if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+        echo "install.sh: PyPI cannot be reached and this is not root (and sudo is absent): install Debian's Jupyter as root (apt-get install ${fallback[*]}), or make https://pypi.org reachable, and run ./install.sh again." >&2
+        false
+      fi
+      $SUDO apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${fallback[@]}"
+    fi
+  fi
+  if [ "$venv_ok" = yes ] && [ -z "$user_jupyter" ]; then
+    step "putting jupyter on the PATH ($GOCL_BINDIR/jupyter -> $GOCL_VENV/bin/jupyter)"
+    mkdir -p "$GOCL_BINDIR"
+    ln -sfn "$GOCL_VENV/bin/jupyter" "$GOCL_BINDIR/jupyter"
+    case ":$PATH:" in
+      *":$GOCL_BINDIR:"*) ;;
+      *) export PATH="$GOCL_BINDIR:$PATH"
+         echo "note: $GOCL_BINDIR is not on your PATH; add it (e.g. in ~/.profile: export PATH=\"$GOCL_BINDIR:\$PATH\")." ;;
+    esac
+  fi
+fi
+hash -r
+
 step "checking OpenCL (gocl doctor)"
 if [ "$(id -u)" -eq 0 ]; then bin/gocl doctor --fix || true; else bin/gocl doctor || true; fi
 
-step "registering the Jupyter kernelspec"
-bin/gocl install $( [ "$(id -u)" -eq 0 ] && echo "--prefix /usr/local" || echo "--user" )
-if command -v jupyter >/dev/null 2>&1; then jupyter kernelspec list | grep -E '^\s*gocl ' || true; fi
+step "registering the Jupyter kernelspec (running $GOCL_BINDIR/gocl)"
+# A copy outside the clone: the kernelspec records the real path of the binary that registers it.
+mkdir -p "$GOCL_BINDIR"
+cp -f bin/gocl "$GOCL_BINDIR/gocl.new" && mv -f "$GOCL_BINDIR/gocl.new" "$GOCL_BINDIR/gocl"
+"$GOCL_BINDIR/gocl" install $( [ "$(id -u)" -eq 0 ] && echo "--prefix /usr/local" || echo "--user" )
+if command -v jupyter >/dev/null 2>&1; then
+  # Where does this Jupyter look? When it does not see the spec just written
+  # (a custom JUPYTER_DATA_DIR or JUPYTER_PATH, say), write it into the data
+  # folder that Jupyter itself names, which it always searches.
+  if ! jupyter kernelspec list 2>/dev/null | grep -qE '^\s*gocl\s'; then
+    JUPYTER_DATA_DIR="$(jupyter --data-dir)" "$GOCL_BINDIR/gocl" install --user
+  fi
+  jupyter kernelspec list | grep -E '^\s*gocl\s' || {
+    echo "install.sh: $(command -v jupyter) does not see the gocl kernelspec; check JUPYTER_PATH, or run: JUPYTER_DATA_DIR=\"\$(jupyter --data-dir)\" $GOCL_BINDIR/gocl install --user" >&2
+    false; }
+fi
 
 # ---------------------------------------------------------------- demo or tests
 if [ "$mode" = demo ]; then
@@ -127,7 +206,8 @@ if [ "$mode" = demo ]; then
   out=$(mktemp -d)
   bin/gocl run notebooks/01-blocking-vs-nonblocking.ipynb -o "$out/01.ipynb" --kernel-env "GOCL_N=$n"
   rm -rf "$out"
-  printf '\ngocl is installed: start Jupyter (jupyter notebook) and pick "Go (gocl)"; the notebooks are in notebooks/.\n'
+  front="jupyter lab"; jupyter lab --version >/dev/null 2>&1 || front="jupyter notebook"
+  printf '\ngocl is installed: start Jupyter (%s) and pick "Go (gocl)"; the notebooks are in notebooks/.\n' "$front"
   exit 0
 fi
 
@@ -140,5 +220,5 @@ GOEXPERIMENT=cgocheck2 "$GO" test -count=1 -timeout 10m ./clapi/ 2>&1
 STEP="tests through a real Jupyter client"
 /usr/bin/python3 -m unittest discover -s e2e/jupyter -p 'test_*.py' -v 2>&1
 STEP="real-browser test (Jupyter Notebook in headless Chromium)"
-e2e/browser/run.sh
+GOCL_VENV="$GOCL_VENV" GOCL_CLASSIC_JUPYTER=/usr/bin/jupyter e2e/browser/run.sh
 echo "install.sh --test: all tests passed"

@@ -1,6 +1,7 @@
 // harness.mjs starts and stops what the browser test needs: a private
-// kernelspec, Debian's classic Jupyter Notebook server on 127.0.0.1 with a
-// random token, and headless Chromium with a fresh profile. Everything lives
+// kernelspec, one Jupyter server on 127.0.0.1 with a random token (Debian's
+// classic Notebook 6.4, or JupyterLab 4 or Notebook 7 from gocl's venv; see
+// frontends below), and headless Chromium with a fresh profile. Everything lives
 // in one temporary directory, and stop() ends every process that start()
 // began (the server, the kernels it launched and the browser), whether the
 // test passed or not.
@@ -39,9 +40,53 @@ export function freePort() {
   });
 }
 
+// frontends says how to start each Jupyter front end the test knows and
+// where it opens a notebook. jupyter is the command (GOCL_CLASSIC_JUPYTER,
+// or the venv's bin/jupyter: see jupyterFor); expose_app_in_browser puts
+// the JupyterLab application on window.jupyterapp, which the lab driver
+// reads the notebook model from.
+export const frontends = {
+  classic: {
+    title: 'Jupyter Notebook 6 (classic, Debian)',
+    args: (port, token, dir) => ['notebook', '--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0',
+      `--NotebookApp.token=${token}`, `--notebook-dir=${dir}`],
+    path: (nb) => `/notebooks/${encodeURIComponent(nb)}`,
+  },
+  lab: {
+    title: 'JupyterLab 4',
+    args: (port, token, dir) => ['lab', '--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0',
+      `--IdentityProvider.token=${token}`, `--ServerApp.root_dir=${dir}`, '--LabApp.expose_app_in_browser=True',
+      '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'],
+    path: (nb) => `/lab/tree/${encodeURIComponent(nb)}`,
+    query: '&reset', // a fresh workspace: only this notebook open
+  },
+  server: {
+    title: 'jupyter_server (no front end)',
+    args: (port, token, dir) => ['server', '--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0',
+      `--IdentityProvider.token=${token}`, `--ServerApp.root_dir=${dir}`],
+    path: () => '/api',
+  },
+  nb7: {
+    title: 'Jupyter Notebook 7',
+    args: (port, token, dir) => ['notebook', '--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0',
+      `--IdentityProvider.token=${token}`, `--ServerApp.root_dir=${dir}`,
+      '--JupyterNotebookApp.expose_app_in_browser=True'],
+    path: (nb) => `/notebooks/${encodeURIComponent(nb)}`,
+  },
+};
+
+// jupyterFor returns the jupyter command for a front end: Debian's for the
+// classic Notebook, the venv's (GOCL_VENV) for JupyterLab and Notebook 7.
+export function jupyterFor(kind, env = process.env) {
+  if (kind === 'classic') return env.GOCL_CLASSIC_JUPYTER || '/usr/bin/jupyter';
+  return path.join(env.GOCL_VENV || path.join(os.homedir(), '.local/share/gocl/venv'), 'bin', 'jupyter');
+}
+
 // Harness owns one run's temporary directory and processes.
 export class Harness {
-  // opts: goclBin, notebook (path of the .ipynb), chromium (executable),
+  // opts: goclBin, notebooks (paths of the .ipynb files to serve),
+  // frontend (a key of frontends), jupyter (its command), chromium (executable;
+  // browser: false starts none),
   // env (extra environment for the server and so the kernel), keep (leave
   // the temporary directory for inspection), log (function for progress).
   constructor(opts) {
@@ -55,14 +100,17 @@ export class Harness {
     this.token = '';
   }
 
-  // start installs the kernelspec, starts the server and the browser, and
-  // returns the URL of the notebook (token included).
+  // start installs the kernelspec, copies the notebooks into the server's
+  // folder, and starts the server and the browser; url(name) then gives a
+  // notebook's address (token included).
   async start() {
-    const { goclBin, notebook, chromium: chromiumBin } = this.opts;
+    const { goclBin, notebooks, chromium: chromiumBin, jupyter } = this.opts;
+    this.frontend = frontends[this.opts.frontend || 'classic'];
     for (const [what, p, fix] of [
       ['the gocl binary', goclBin, 'build it first (go build -o bin/gocl .) or set GOCL_BIN'],
-      ['the notebook', notebook, 'check GOCL_NOTEBOOK'],
-      ['Chromium', chromiumBin, 'install it (apt-get install chromium) or set GOCL_CHROMIUM'],
+      ...notebooks.map((nb) => ['a notebook', nb, 'check GOCL_NOTEBOOK']),
+      ...(this.opts.browser === false ? [] : [['Chromium', chromiumBin, 'install it (apt-get install chromium) or set GOCL_CHROMIUM']]),
+      ['jupyter', jupyter, 'run ./install.sh --test (it builds the venv), or set GOCL_VENV / GOCL_CLASSIC_JUPYTER'],
     ]) {
       if (!fs.existsSync(p)) throw new Error(`${what} is not at ${p}: ${fix}`);
     }
@@ -73,11 +121,10 @@ export class Harness {
       throw new Error(`gocl install --prefix ${prefix} failed (status ${inst.status}): ${inst.stderr || inst.error}`);
     }
 
-    const nbdir = path.join(this.tmp, 'notebooks');
-    fs.mkdirSync(nbdir);
-    // savedNotebook is the server's copy, which the browser saves into.
-    this.savedNotebook = path.join(nbdir, path.basename(notebook));
-    fs.copyFileSync(notebook, this.savedNotebook);
+    // nbdir holds the server's copies, which the browser saves into.
+    this.nbdir = path.join(this.tmp, 'notebooks');
+    fs.mkdirSync(this.nbdir);
+    for (const nb of notebooks) fs.copyFileSync(nb, path.join(this.nbdir, path.basename(nb)));
 
     this.port = await freePort();
     this.token = crypto.randomBytes(24).toString('hex');
@@ -89,17 +136,25 @@ export class Harness {
       JUPYTER_DATA_DIR: path.join(this.tmp, 'data'),
       JUPYTER_RUNTIME_DIR: path.join(this.tmp, 'runtime'),
     };
+    // JupyterLab settings (Notebook 7 reads the same): draw every cell (no
+    // windowing, so off-screen outputs exist and have their size) and ask
+    // no one for news.
+    const settings = path.join(env.JUPYTER_CONFIG_DIR, 'lab', 'user-settings', '@jupyterlab');
+    for (const [ext, file, value] of [
+      ['notebook-extension', 'tracker', { windowingMode: 'none' }],
+      ['apputils-extension', 'notification', { fetchNews: 'false', checkForUpdates: false }],
+    ]) {
+      fs.mkdirSync(path.join(settings, ext), { recursive: true });
+      fs.writeFileSync(path.join(settings, ext, `${file}.jupyterlab-settings`), JSON.stringify(value));
+    }
     this.serverLog = path.join(this.tmp, 'jupyter.log');
     const logFd = fs.openSync(this.serverLog, 'w');
-    const args = [
-      'notebook', '--no-browser', '--ip=127.0.0.1', `--port=${this.port}`, '--port-retries=0',
-      `--NotebookApp.token=${this.token}`, `--notebook-dir=${nbdir}`,
-    ];
+    const args = this.frontend.args(this.port, this.token, this.nbdir);
     if (process.getuid && process.getuid() === 0) args.push('--allow-root');
-    this.log(`starting jupyter notebook on 127.0.0.1:${this.port}`);
+    this.log(`starting ${this.frontend.title} (${jupyter} ${args[0]}) on 127.0.0.1:${this.port}`);
     // detached: the server gets its own process group, so stop() can signal
     // it and anything it forks without touching the test runner.
-    this.server = spawn('jupyter', args, { env, stdio: ['ignore', logFd, logFd], detached: true });
+    this.server = spawn(jupyter, args, { env, stdio: ['ignore', logFd, logFd], detached: true });
     fs.closeSync(logFd);
     this.serverExit = new Promise((resolve) => {
       this.server.on('exit', (code, sig) => resolve({ code, sig }));
@@ -107,6 +162,7 @@ export class Harness {
     });
     await this.waitForServer(30_000);
 
+    if (this.opts.browser === false) return;
     this.log(`starting ${chromiumBin}`);
     this.context = await chromium.launchPersistentContext(path.join(this.tmp, 'chromium-profile'), {
       executablePath: chromiumBin,
@@ -115,7 +171,31 @@ export class Harness {
       viewport: { width: 1280, height: 900 },
       timeout: 30_000,
     });
-    return `http://127.0.0.1:${this.port}/notebooks/${encodeURIComponent(path.basename(notebook))}?token=${this.token}`;
+  }
+
+  // url is the address of a served notebook (its file name), token included.
+  url(name) {
+    return `http://127.0.0.1:${this.port}${this.frontend.path(name)}?token=${this.token}${this.frontend.query || ''}`;
+  }
+
+  // savedPath is the server's copy of a notebook (its file name).
+  savedPath(name) {
+    return path.join(this.nbdir, name);
+  }
+
+  // shutdownKernels shuts down every session's kernel through the REST
+  // API (what the Running tab does), so notebooks do not pile kernels up.
+  async shutdownKernels() {
+    const base = `http://127.0.0.1:${this.port}/api/sessions`;
+    const headers = { Authorization: `token ${this.token}` };
+    try {
+      const sessions = await (await fetch(base, { headers, signal: AbortSignal.timeout(10_000) })).json();
+      for (const s of sessions) {
+        await fetch(`${base}/${s.id}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(20_000) });
+      }
+    } catch (err) {
+      this.log(`could not shut the kernels down: ${err.message}`);
+    }
   }
 
   // waitForServer polls the REST API until the server answers, failing
@@ -128,7 +208,7 @@ export class Harness {
     let last = '';
     while (Date.now() < deadline) {
       if (exited) {
-        throw new Error(`jupyter notebook exited before answering (${JSON.stringify(exited)}); its log:\n${this.serverLogTail()}`);
+        throw new Error(`the Jupyter server exited before answering (${JSON.stringify(exited)}); its log:\n${this.serverLogTail()}`);
       }
       try {
         const res = await fetch(url, { headers: { Authorization: `token ${this.token}` }, signal: AbortSignal.timeout(2000) });
@@ -139,7 +219,7 @@ export class Harness {
       }
       await sleep(250);
     }
-    throw new Error(`jupyter notebook did not answer on ${url} within ${ms / 1000} s (last: ${last}); its log:\n${this.serverLogTail()}`);
+    throw new Error(`the Jupyter server did not answer on ${url} within ${ms / 1000} s (last: ${last}); its log:\n${this.serverLogTail()}`);
   }
 
   // serverLogTail returns the end of the server's log, for error messages.

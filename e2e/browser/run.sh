@@ -1,28 +1,41 @@
 #!/usr/bin/env bash
-# run.sh — gocl's real-browser end-to-end test: Debian's classic Jupyter
-# Notebook in headless Chromium, driven by playwright-core (see
-# notebook.test.mjs for what it checks).
+# run.sh — gocl's real-browser end-to-end tests in headless Chromium, driven
+# by playwright-core: every notebook, interrupt, restart, completion, the
+# tooltip and stdin in JupyterLab 4 and Notebook 7 (from gocl's venv) and in
+# Debian's classic Notebook 6.4 (notebook.test.mjs says what it checks), then
+# the @jupyterlab/services protocol test through jupyter_server
+# (services.test.mjs).
 #
-#   e2e/browser/run.sh                      run the test
-#   e2e/browser/run.sh --update-screenshot  run it and, if it passes, write docs/screenshot.png
+#   e2e/browser/run.sh                       run them
+#   e2e/browser/run.sh --update-screenshots  run them and, if they pass, write docs/jupyterlab-*.png
 #
-# Needs the Debian packages chromium, nodejs, npm and jupyter-notebook
-# (install.sh --test installs them). Installs playwright-core from
-# package-lock.json when node_modules is missing or stale; never downloads a
-# browser. Uses $GOCL_BIN when set (install.sh sets it), else builds gocl
-# into a temporary directory. GOCL_NOTEBOOK, GOCL_N: see notebook.test.mjs.
+# Needs the Debian packages chromium, nodejs, npm and jupyter-notebook, and
+# gocl's venv with JupyterLab 4 and Notebook 7 ($GOCL_VENV; install.sh
+# builds both). Installs the npm packages from package-lock.json when
+# node_modules is missing or stale (npm's cache makes reruns offline); never
+# downloads a browser. Uses $GOCL_BIN when set (install.sh sets it), else
+# builds gocl into a temporary directory. GOCL_FRONTENDS, GOCL_NOTEBOOK,
+# GOCL_N: see notebook.test.mjs.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 
 case "${1:-}" in
   "") ;;
-  --update-screenshot) export GOCL_SCREENSHOT="$ROOT/docs/screenshot.png" ;;
-  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-  *) echo "run.sh: unknown option '$1' (use --update-screenshot, or nothing)" >&2; exit 2 ;;
+  --update-screenshots) export GOCL_SCREENSHOTS="$ROOT/docs" ;;
+  -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+  *) echo "run.sh: unknown option '$1' (use --update-screenshots, or nothing)" >&2; exit 2 ;;
 esac
 
-for tool in node npm jupyter; do
+export GOCL_VENV=${GOCL_VENV:-$( [ "$(id -u)" -eq 0 ] && echo /opt/gocl/venv || echo "${XDG_DATA_HOME:-$HOME/.local/share}/gocl/venv" )}
+export GOCL_CLASSIC_JUPYTER=${GOCL_CLASSIC_JUPYTER:-/usr/bin/jupyter}
+for j in "$GOCL_VENV/bin/jupyter" "$GOCL_CLASSIC_JUPYTER"; do
+  if [ ! -x "$j" ]; then
+    echo "run.sh: no Jupyter at $j: run ./install.sh --test (it builds the venv and installs Debian's jupyter-notebook), or set GOCL_VENV / GOCL_CLASSIC_JUPYTER" >&2
+    exit 1
+  fi
+done
+for tool in node npm; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "run.sh: '$tool' is not installed: apt-get install nodejs npm jupyter-notebook chromium (or run ./install.sh --test)" >&2
     exit 1
@@ -38,7 +51,7 @@ cd "$HERE"
 # npm ci installs exactly what package-lock.json says; skip it when
 # node_modules is already newer than the lock.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "run.sh: installing playwright-core (npm ci)"
+  echo "run.sh: installing playwright-core and @jupyterlab/services (npm ci)"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
 
@@ -53,5 +66,11 @@ if [ -z "${GOCL_BIN:-}" ]; then
   export GOCL_BIN="$tmp/gocl"
 fi
 
-# A hang guard for the whole run; the test's own timeouts are tighter.
-timeout -k 10 240 node --test notebook.test.mjs
+# Hang guards for the whole runs; the tests' own timeouts are tighter.
+start=$(date +%s)
+timeout -k 10 1500 node --test --test-concurrency=1 notebook.test.mjs
+echo "run.sh: browser suites took $(( $(date +%s) - start )) s"
+start=$(date +%s)
+timeout -k 10 300 node --test --test-concurrency=1 services.test.mjs
+echo "run.sh: @jupyterlab/services protocol test took $(( $(date +%s) - start )) s"
+
