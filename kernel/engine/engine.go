@@ -14,6 +14,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -224,7 +225,11 @@ func (e *Engine) Execute(ctx context.Context, code string, sink Sink) Result {
 		return Result{Err: err}
 	}
 	e.cellSeq++
-	return e.execute(ctx, code, sink, fmt.Sprintf("cell%d", e.cellSeq))
+	name := fmt.Sprintf("cell%d", e.cellSeq)
+	if compiled.IsCompiled(code) { // a //gocl:compile cell: see compiled.go
+		return e.executeCompiled(ctx, code, sink, name)
+	}
+	return e.compiledHints(e.execute(ctx, code, sink, name))
 }
 
 // waitBusy waits for an interrupted cell that was still inside a compiled

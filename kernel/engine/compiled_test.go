@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// These tests build real plugins with the Go toolchain (a few seconds each
+// when the build cache is warm).
+
+func TestCompiledCellSharesNamesAndVars(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, `//gocl:compile
+type Number interface{ ~int | ~float64 }
+
+func SumOf[T Number](xs []T) T {
+	var s T
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+var SumInts = SumOf[int]
+
+func Total(xs []float64) float64 { return SumOf(xs) }
+
+var Counter int
+
+func Bump() int { Counter++; return Counter }
+
+type Point struct{ X, Y int }
+
+func (p Point) Sum() int { return p.X + p.Y }
+
+func Keys(m map[string]int) []string {
+	ks := slices.Collect(maps.Keys(m))
+	slices.Sort(ks)
+	return ks
+}
+`)
+	if out := r.text("stdout"); out != "" {
+		t.Errorf("first compiled cell printed %q, want nothing", out)
+	}
+	got, _ := ok(t, e, `Total([]float64{1.5, 2.5})`)
+	expect(t, "Total", got, "4")
+	got, _ = ok(t, e, `SumInts([]int{1, 2, 3})`)
+	expect(t, "SumInts", got, "6")
+	got, _ = ok(t, e, `Counter = 41; Bump(); Counter`)
+	expect(t, "Counter", got, "42")
+	got, _ = ok(t, e, `p := Point{X: 2, Y: 3}; p.Sum()`)
+	expect(t, "Point.Sum", got, "5")
+	got, _ = ok(t, e, `Keys(map[string]int{"b": 1, "a": 2})`)
+	expect(t, "Keys", got, "[a b]")
+
+	err := fails(t, e, `SumOf[int]([]int{1})`)
+	if !strings.Contains(tb(err), "var SumOfInt = SumOf[int]") {
+		t.Errorf("generic from the interpreter: want a hint naming the instantiation, got\n%s", tb(err))
+	}
+
+	// A later compiled cell uses the earlier one's names and variable.
+	ok(t, e, `//gocl:compile
+func BumpTwice() int { Bump(); return Bump() }
+`)
+	got, _ = ok(t, e, `BumpTwice()`)
+	expect(t, "BumpTwice", got, "44")
+
+	// Redefinition.
+	_, r = ok(t, e, `//gocl:compile
+func Total(xs []float64) float64 { return -SumOf(xs) }
+`)
+	if out := r.text("stdout"); !strings.Contains(out, "replaced Total (cell1)") {
+		t.Errorf("redefinition should say what it replaced, printed %q", out)
+	}
+	got, _ = ok(t, e, `Total([]float64{1, 2})`)
+	expect(t, "redefined Total", got, "-3")
+}
+
+func TestCompiledCellErrors(t *testing.T) {
+	e := newEngine(t)
+	err := fails(t, e, "//gocl:compile\nfunc F() int {\n\treturn undefinedThing\n}\n")
+	expect(t, "error name", err.Name, "CompileError")
+	if s := tb(err); !strings.Contains(s, "line 3, column 9") || !strings.Contains(s, "return undefinedThing") {
+		t.Errorf("compile error should point at line 3 column 9 and quote it:\n%s", s)
+	}
+	ok(t, e, "//gocl:compile\nfunc Index(xs []int, i int) int {\n\treturn xs[i]\n}\n")
+	err = fails(t, e, `Index([]int{1, 2, 3}, 5)`)
+	if s := tb(err); !strings.Contains(err.Value, "runtime error: index out of range [5] with length 3") ||
+		!strings.Contains(s, "inside Index, compiled cell #2, line 3:") || !strings.Contains(s, "return xs[i]") {
+		t.Errorf("panic in compiled code: got %s: %s\n%s", err.Name, err.Value, s)
+	}
+}
