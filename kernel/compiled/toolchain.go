@@ -28,20 +28,25 @@ type toolchain struct {
 	deps  map[string]string
 }
 
-// findToolchain locates a go command of the binary's own version and the
-// source gocl was built from.
+// findToolchain locates a go command of the binary's own version (GOCL_GO,
+// else go on the PATH, else the GOROOT gocl was built with, else
+// /usr/local/go) and the source gocl was built from.
 func findToolchain() (*toolchain, error) {
 	tc := &toolchain{deps: map[string]string{}}
 	want := runtime.Version()
 	var tried []string
 	cands := []string{}
-	if p, err := exec.LookPath("go"); err == nil {
-		cands = append(cands, p)
+	if g := os.Getenv("GOCL_GO"); g != "" {
+		cands = append(cands, g) // only the one named
+	} else {
+		if p, err := exec.LookPath("go"); err == nil {
+			cands = append(cands, p)
+		}
+		if r := runtime.GOROOT(); r != "" {
+			cands = append(cands, filepath.Join(r, "bin", "go"))
+		}
+		cands = append(cands, "/usr/local/go/bin/go")
 	}
-	if r := runtime.GOROOT(); r != "" {
-		cands = append(cands, filepath.Join(r, "bin", "go"))
-	}
-	cands = append(cands, "/usr/local/go/bin/go")
 	for _, c := range cands {
 		out, err := exec.Command(c, "env", "GOVERSION").Output()
 		if err != nil {
