@@ -60,11 +60,12 @@ func findToolchain() (*toolchain, error) {
 		tried = append(tried, c+" is "+v)
 	}
 	if tc.goBin == "" {
-		msg := fmt.Sprintf("%v: compiled cells are built by the Go toolchain that built gocl (%s), and none was found", ErrNoToolchain, want)
+		msg := fmt.Sprintf("compiled cells are built by the Go toolchain that built gocl (%s), and none was found", want)
 		if len(tried) > 0 {
 			msg += " (" + strings.Join(tried, "; ") + ")"
 		}
-		return nil, errors.New(msg + ". Install " + want + " from https://go.dev/dl/ and put its bin directory on the kernel's PATH, or rebuild gocl with the Go you have; interpreted cells work without it")
+		return nil, fmt.Errorf("%w: %s. Install %s from https://go.dev/dl/ and put its bin directory on the kernel's PATH (or name it in GOCL_GO), "+
+			"or rebuild gocl with the Go you have; interpreted cells work without it", ErrNoToolchain, msg, want)
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
