@@ -129,9 +129,13 @@ func (b *Builder) setup() error {
 	if err := os.MkdirAll(filepath.Join(base, "gocl"), 0o755); err != nil {
 		return fmt.Errorf("compiled cells: cannot make a build directory: %w", err)
 	}
+	removeStale(filepath.Join(base, "gocl"))
 	dir, err := os.MkdirTemp(filepath.Join(base, "gocl"), "gocl-cells-")
 	if err != nil {
 		return fmt.Errorf("compiled cells: cannot make a build directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return err
 	}
 	b.dir = dir
 	return b.writeModule()
@@ -190,6 +194,7 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 		return nil, err
 	}
 	syms, err := open(so, pkg.path)
+	os.Remove(so) // mapped by now; the file is no longer needed
 	if err != nil {
 		return nil, err
 	}
@@ -273,6 +278,25 @@ func origColumn(src string, ins []insert, line, col int) int {
 		}
 	}
 	return col - shift
+}
+
+// removeStale removes the build directories of kernels that have exited
+// (each holds the pid of its kernel).
+func removeStale(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, "gocl-cells-*"))
+	for _, d := range dirs {
+		raw, err := os.ReadFile(filepath.Join(d, "pid"))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); os.IsNotExist(err) {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 func (b *Builder) environ() []string {

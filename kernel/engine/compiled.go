@@ -35,6 +35,13 @@ func (e *Engine) builder() *compiled.Builder {
 	return b.(*compiled.Builder)
 }
 
+// closeCompiled removes the engine's build directory; what it loaded stays.
+func (e *Engine) closeCompiled() {
+	if b, ok := builders.LoadAndDelete(e); ok {
+		b.(*compiled.Builder).Close()
+	}
+}
+
 // compiledBuilder returns the builder if a compiled cell ran, else nil.
 func (e *Engine) compiledBuilder() *compiled.Builder {
 	if b, ok := builders.Load(e); ok {

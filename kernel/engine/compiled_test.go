@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // These tests build real plugins with the Go toolchain (a few seconds each
@@ -89,4 +91,42 @@ func TestCompiledCellErrors(t *testing.T) {
 		!strings.Contains(s, "inside Index, compiled cell #2, line 3:") || !strings.Contains(s, "return xs[i]") {
 		t.Errorf("panic in compiled code: got %s: %s\n%s", err.Name, err.Value, s)
 	}
+}
+
+func TestCompiledCellInterruptAndInit(t *testing.T) {
+	e := newEngine(t)
+	// A compiled loop that checks the cell's context stops on interrupt.
+	ok(t, e, `//gocl:compile
+func Spin() int {
+	n := 0
+	for !cell.Interrupted() {
+		n++
+	}
+	return n
+}
+`)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	res := e.Execute(ctx, `Spin()`, &recorder{})
+	if res.Err == nil || res.Err.Name != "Interrupted" {
+		t.Errorf("interrupting Spin: %+v", res.Err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Spin stopped after %v", d)
+	}
+	// A panic while the cell initializes is one error with its frame.
+	err := fails(t, e, "//gocl:compile\nvar Table = build()\n\nfunc build() []int {\n\tpanic(\"no table\")\n}\n")
+	if err.Name != "panic" || !strings.Contains(err.Value, "no table") || !strings.Contains(tb(err), "inside build, compiled cell #3, line 5:") {
+		t.Errorf("init panic: %s: %s\n%s", err.Name, err.Value, tb(err))
+	}
+	// An unexported name of an earlier compiled cell is explained.
+	ok(t, e, "//gocl:compile\nfunc helper() int { return 1 }\n")
+	err = fails(t, e, "//gocl:compile\nfunc Use() int { return helper() }\n")
+	if !strings.Contains(err.Value, "compiled cells share only exported names") {
+		t.Errorf("unexported earlier name: %s", err.Value)
+	}
+	// An interpreted cell may redeclare a compiled name, as in a playground.
+	got, _ := ok(t, e, "func helper() int { return 2 }\nhelper()")
+	expect(t, "interpreted helper", got, "2")
 }

@@ -206,6 +206,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	e.closeCompiled() // compiled.go
 	e.stopper.arm()
 	e.stopper.stop() // ends interpreted goroutines at their next step
 	e.in = nil
