@@ -144,6 +144,10 @@ func (e *Engine) compiledError(ctx context.Context, name string, err error) *Cel
 	case errors.As(err, &ce) && len(ce.Diags) > 0:
 		d := ce.Diags[0]
 		msg := d.Msg + e.undefinedHint(d.Msg)
+		if strings.Contains(msg, "cannot find module providing package") || strings.Contains(msg, "GOPROXY") {
+			msg += " (a compiled cell's modules come through the Go module proxy, GOPROXY, the first time; " +
+				"then they are pinned in " + compiled.PinFile + " beside the notebook)"
+		}
 		tb := []string{"CompileError: " + msg}
 		tb = append(tb, e.where(name, d.Cell, d.Line, d.Col, "")...)
 		for _, more := range ce.Diags[1:] {
