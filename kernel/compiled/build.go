@@ -76,7 +76,9 @@ type Loaded struct {
 	Modules []string
 	// PinFile is where the modules are pinned, when Modules is not empty.
 	PinFile string
-	Took    time.Duration
+	// GoBuild is the time of go build, Load of loading the plugin, Took of
+	// the whole Build.
+	GoBuild, Load, Took time.Duration
 }
 
 // NewBuilder returns a builder whose builds run with env (nil: the
@@ -175,6 +177,7 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 		}
 	}
 	so := filepath.Join(b.dir, pkg.name+".so")
+	t0 := time.Now()
 	if err := b.goBuild(ctx, so, "./"+filepath.Base(mdir)); err != nil {
 		var ce *CompileError
 		if errors.As(err, &ce) {
@@ -189,16 +192,19 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 		}
 		return nil, err
 	}
+	goBuild := time.Since(t0)
 	mods, pinFile, err := b.modulesOf(cs)
 	if err != nil {
 		return nil, err
 	}
+	t1 := time.Now()
 	syms, err := open(so, pkg.path)
+	load := time.Since(t1)
 	os.Remove(so) // mapped by now; the file is no longer needed
 	if err != nil {
 		return nil, err
 	}
-	l := &Loaded{Path: pkg.path, Symbols: syms, Decls: cs.decls, Modules: mods, PinFile: pinFile}
+	l := &Loaded{Path: pkg.path, Symbols: syms, Decls: cs.decls, Modules: mods, PinFile: pinFile, GoBuild: goBuild, Load: load}
 	for _, d := range cs.decls {
 		if old := b.owner[d.Name]; old != nil {
 			l.Replaced = append(l.Replaced, fmt.Sprintf("%s (%s)", d.Name, old.cell))
@@ -312,7 +318,9 @@ var diagRE = regexp.MustCompile(`^(?:\S*/)?(cell\d+)\.go:(\d+):(\d+): (.*)$`)
 // goBuild builds the plugin of package dir into out. Messages at cell
 // positions become Diags, at the positions of the file built.
 func (b *Builder) goBuild(ctx context.Context, out, dir string) error {
-	args := append([]string{"build", "-buildmode=plugin", "-mod=mod", "-o", out}, b.tc.flags...)
+	// No DWARF and no symbol table: linking them is half of a warm build,
+	// and panics get their cell lines from the pcln table, which stays.
+	args := append([]string{"build", "-buildmode=plugin", "-mod=mod", "-ldflags=-s -w", "-o", out}, b.tc.flags...)
 	args = append(args, dir)
 	cmd := exec.CommandContext(ctx, b.tc.goBin, args...)
 	cmd.Dir = b.dir
