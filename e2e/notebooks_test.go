@@ -14,12 +14,15 @@ import (
 	"github.com/seed43a1e1ab/gocl/clapi"
 )
 
-// exampleNotebook is one of notebooks/01–05 and what its outputs must hold.
+// exampleNotebook is one of notebooks/01–06 and what its outputs must hold.
 type exampleNotebook struct {
 	file      string
 	cards     int  // event cards (HTML) at least
 	timelines int  // timeline SVGs at least
 	plot      bool // a cl.LinePlot SVG
+	// awaitingGPU: its committed outputs are not yet from the GPU machine
+	// (a new notebook); TestCommittedNotebookOutputs skips it until then.
+	awaitingGPU bool
 }
 
 var exampleNotebooks = []exampleNotebook{
@@ -28,6 +31,7 @@ var exampleNotebooks = []exampleNotebook{
 	{file: "03-pinned-memory.ipynb", cards: 3, timelines: 1},
 	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2},
 	{file: "05-bandwidth-sweep.ipynb", plot: true},
+	{file: "06-compiled-host-work.ipynb", awaitingGPU: true}, // its two timelines are one HTML output, side by side
 }
 
 // smallN keeps the test runs short: 8 MB arrays.
@@ -263,6 +267,9 @@ func TestExampleNotebooksNbconvert(t *testing.T) {
 func TestCommittedNotebookOutputs(t *testing.T) {
 	for _, nb := range exampleNotebooks {
 		t.Run(nb.file, func(t *testing.T) {
+			if nb.awaitingGPU {
+				t.Skip("new notebook, not yet run on the GPU machine: GOCL_CTX=nvidia bin/gocl run --inplace notebooks/" + nb.file)
+			}
 			path := filepath.Join(notebooksDir(t), nb.file)
 			raw, err := os.ReadFile(path)
 			if err != nil {
