@@ -8,10 +8,10 @@ import (
 func TestIsCompiled(t *testing.T) {
 	for code, want := range map[string]bool{
 		"//gocl:compile\nfunc F() {}": true,
-		"\n  //gocl:compile\n":          true,
-		"// gocl:compile\n":             false,
-		"x := 1\n//gocl:compile\n":      false,
-		"//gocl:compiled\n":             false,
+		"\n  //gocl:compile\n":        true,
+		"// gocl:compile\n":           false,
+		"x := 1\n//gocl:compile\n":    false,
+		"//gocl:compiled\n":           false,
 	} {
 		if got := IsCompiled(code); got != want {
 			t.Errorf("IsCompiled(%q) = %v, want %v", code, got, want)
