@@ -104,10 +104,10 @@ func (e *Engine) executeCompiled(ctx context.Context, code string, sink Sink, na
 	var replaced []string
 	e.state.Lock()
 	for _, d := range l.Decls {
-		if old, ok := e.decls[d.Name]; ok && !strings.HasPrefix(old.Decl, compiledMark) {
+		if old, ok := e.decls[d.Name]; ok && !strings.HasSuffix(old.Decl, compiledMark) {
 			replaced = append(replaced, d.Name+" (interpreted)")
 		}
-		sym := Symbol{Kind: d.Kind, Decl: compiledMark + d.Text}
+		sym := Symbol{Kind: d.Kind, Decl: d.Text + compiledMark}
 		if d.Kind == "var" || d.Kind == "const" {
 			sym.Value = l.Symbols[d.Name]
 		}
@@ -131,8 +131,8 @@ func (e *Engine) executeCompiled(ctx context.Context, code string, sink Sink, na
 	return Result{}
 }
 
-// compiledMark starts the Decl of a Symbol that a compiled cell declared.
-const compiledMark = "//gocl:compile "
+// compiledMark ends the Decl of a Symbol that a compiled cell declared.
+const compiledMark = " // compiled (//gocl:compile)"
 
 // compiledError turns a failed build or load into the cell's error.
 func (e *Engine) compiledError(ctx context.Context, name string, err error) *CellError {

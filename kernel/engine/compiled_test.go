@@ -130,3 +130,28 @@ func Spin() int {
 	got, _ := ok(t, e, "func helper() int { return 2 }\nhelper()")
 	expect(t, "interpreted helper", got, "2")
 }
+
+func TestCompiledFuncShapes(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, `//gocl:compile
+import "strconv"
+
+var Log []string
+
+func Note(s string)                     { Log = append(Log, s) }
+func Sum(prefix string, xs ...int) (string, int) {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return prefix + strconv.Itoa(s), s
+}
+func Apply(f func(int) int, x int) int { return f(x) }
+`)
+	got, _ := ok(t, e, `Note("a"); Note("b"); Log`)
+	expect(t, "Log", got, "[a b]")
+	got, _ = ok(t, e, `s, n := Sum("total ", 1, 2, 3); fmt.Sprint(s, n)`)
+	expect(t, "Sum", got, `"total 66"`)
+	got, _ = ok(t, e, `Apply(func(x int) int { return x * 10 }, 4)`)
+	expect(t, "Apply with an interpreted func", got, "40")
+}

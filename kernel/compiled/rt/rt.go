@@ -39,20 +39,8 @@ func Symbols(path string) map[string]reflect.Value {
 	return symbols[path]
 }
 
-// Func wraps the compiled function fn so that a panic inside it reaches the
-// caller as a *Panic naming the cell lines it went through.
-func Func(fn reflect.Value) reflect.Value {
-	variadic := fn.Type().IsVariadic()
-	return reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
-		defer Rethrow()
-		if variadic {
-			return fn.CallSlice(args)
-		}
-		return fn.Call(args)
-	})
-}
-
-// Rethrow, deferred, turns a panic into a *Panic with the cell frames of the
+// Rethrow, deferred by the generated wrapper of each compiled function the
+// interpreter calls, turns a panic into a *Panic with the cell frames of the
 // panicking goroutine. A *Panic passes through unchanged.
 func Rethrow() {
 	r := recover()
