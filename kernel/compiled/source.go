@@ -36,6 +36,7 @@ type Decl struct {
 	Kind    string // "func", "var", "const" or "type"
 	Generic bool   // a generic func or type: compiled cells can use it, the interpreter cannot
 	Text    string // the declaration's first line, for inspection
+	Spec    string // a type's whole spec as written ("P struct{ X int }")
 
 	params, results int  // a func's numbers of parameters and results
 	variadic        bool // its last parameter is ...T
@@ -110,12 +111,15 @@ func parseCell(name, src string) (*cellSource, error) {
 		return nil, err
 	}
 	c := &cellSource{src: src, named: map[string]bool{}, free: map[string]bool{}}
-	text := func(n ast.Node) string {
+	whole := func(n ast.Node) string {
 		a, b := fset.Position(n.Pos()).Offset-len(pkg), fset.Position(n.End()).Offset-len(pkg)
 		if a < 0 || b > len(src) || a > b {
 			return ""
 		}
-		s, _, _ := strings.Cut(src[a:b], "\n")
+		return src[a:b]
+	}
+	text := func(n ast.Node) string {
+		s, _, _ := strings.Cut(whole(n), "\n")
 		return s
 	}
 	for _, imp := range f.Imports {
@@ -146,7 +150,7 @@ func parseCell(name, src string) (*cellSource, error) {
 					if isConstraint(s.Type, constraints) {
 						constraints[s.Name.Name] = true
 					}
-					c.decls = append(c.decls, Decl{Name: s.Name.Name, Kind: "type", Generic: generic, Text: "type " + text(s)})
+					c.decls = append(c.decls, Decl{Name: s.Name.Name, Kind: "type", Generic: generic, Text: "type " + text(s), Spec: whole(s)})
 				case *ast.ValueSpec:
 					for _, id := range s.Names {
 						if id.Name != "_" {

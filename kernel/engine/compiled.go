@@ -113,6 +113,11 @@ func (e *Engine) executeCompiled(ctx context.Context, code string, sink Sink, na
 		}
 		e.decls[d.Name] = sym
 		delete(e.types, d.Name)
+		if d.Kind == "type" {
+			// An interpreted cell cannot change it (see checkTypes); the
+			// same declaration again is harmless.
+			e.types[d.Name] = normalize(d.Spec)
+		}
 	}
 	e.state.Unlock()
 	replaced = append(replaced, l.Replaced...)

@@ -126,9 +126,15 @@ func Spin() int {
 	if !strings.Contains(err.Value, "compiled cells share only exported names") {
 		t.Errorf("unexported earlier name: %s", err.Value)
 	}
-	// An interpreted cell may redeclare a compiled name, as in a playground.
+	// An interpreted cell may redeclare a compiled func or var, as in a
+	// playground, but not change a compiled type.
 	got, _ := ok(t, e, "func helper() int { return 2 }\nhelper()")
 	expect(t, "interpreted helper", got, "2")
+	ok(t, e, "//gocl:compile\ntype P struct{ X int }\n")
+	err = fails(t, e, "type P struct{ A int }")
+	if !strings.Contains(err.Value, "type P was declared in an earlier cell") {
+		t.Errorf("changing a compiled type in an interpreted cell: %s", err.Value)
+	}
 }
 
 func TestCompiledFuncShapes(t *testing.T) {

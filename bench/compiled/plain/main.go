@@ -1,6 +1,6 @@
 // Command plain is the comparison for bench/compiled: the loop of the
 // compiled-cell benchmark in a plain compiled Go program, timed the same way
-// (median of -runs calls on the same data).
+// (the fastest of -runs calls on the same data).
 //
 //	go run ./bench/compiled/plain -n 100000000 -runs 5
 package main
@@ -36,5 +36,5 @@ func main() {
 		ts = append(ts, time.Since(t).Seconds())
 	}
 	sort.Float64s(ts)
-	fmt.Printf("%.6f %g\n", ts[len(ts)/2], r)
+	fmt.Printf("%.6f %g\n", ts[0], r)
 }
