@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -170,6 +171,18 @@ func Mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 	got, _ = k.okResult(`Diff([]int{1, 2}, []int{1, 2}) == ""`)
 	if got != "true" {
 		t.Errorf("cmp.Diff of equal slices is not empty: %q", got)
+	}
+
+	// The pins make it reproducible: a new kernel in the same directory builds
+	// the same versions without the proxy.
+	again := startKernel(t, "GOCL_MODDIR="+dir, "GOPROXY=off")
+	_, out = again.okResult("//gocl:compile\nimport \"github.com/google/go-cmp/cmp\"\n\nfunc Same(a, b []int) bool { return cmp.Equal(a, b) }\n")
+	pinned := regexp.MustCompile(`github.com/google/go-cmp (v\S+)`).FindStringSubmatch(string(pins))
+	if pinned == nil || !strings.Contains(out, "module github.com/google/go-cmp "+pinned[1]) {
+		t.Errorf("the build from the pins should take the pinned go-cmp %v, printed %q", pinned, out)
+	}
+	if got, _ := again.okResult(`Same([]int{1}, []int{1})`); got != "true" {
+		t.Errorf("cmp.Equal from the pinned module = %q", got)
 	}
 
 	// Without the proxy, a module that is not pinned fails clearly, at its
