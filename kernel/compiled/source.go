@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/printer"
 	"go/scanner"
 	"go/token"
 	"go/types"
@@ -58,6 +59,7 @@ type cellSource struct {
 	named   map[string]bool // names its imports bind
 	free    map[string]bool // names used but declared nowhere in the cell
 	uses    []use           // where each free name is used
+	access  string          // exported accessors of its unexported names (see accessors)
 }
 
 // use is one use of a free name, at a byte offset of the cell source.
@@ -162,6 +164,7 @@ func parseCell(name, src string) (*cellSource, error) {
 		}
 	}
 	c.free, c.uses = freeNames(fset, f, len(pkg))
+	c.access = accessors(fset, f)
 	return c, nil
 }
 
@@ -271,6 +274,95 @@ func (emptyImporter) Import(path string) (*types.Package, error) {
 	p := types.NewPackage(path, name)
 	p.MarkComplete()
 	return p, nil
+}
+
+// accessPrefix starts the exported accessor of an unexported name.
+const accessPrefix = "Gocl_"
+
+// accessors returns Go declarations that make the unexported names of f
+// reachable from later cells' packages: an alias for a type or constant, a
+// pointer for a variable (so that it stays the same variable), a forwarding
+// function for a function (generic ones included).
+func accessors(fset *token.FileSet, f *ast.File) string {
+	var b strings.Builder
+	pr := func(n any) string {
+		var buf strings.Builder
+		printer.Fprint(&buf, fset, n)
+		return buf.String()
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			n := d.Name.Name
+			if d.Recv != nil || exported(n) || n == "init" || n == "main" || n == "_" {
+				continue
+			}
+			ft := &ast.FuncType{TypeParams: d.Type.TypeParams, Params: &ast.FieldList{}, Results: d.Type.Results}
+			var args []string
+			i := 0
+			for _, fld := range d.Type.Params.List {
+				for k := 0; k < max(len(fld.Names), 1); k++ {
+					name := fmt.Sprintf("gocl_p%d", i)
+					i++
+					ft.Params.List = append(ft.Params.List, &ast.Field{Names: []*ast.Ident{{Name: name}}, Type: fld.Type})
+					if _, ok := fld.Type.(*ast.Ellipsis); ok {
+						name += "..."
+					}
+					args = append(args, name)
+				}
+			}
+			callee := n
+			if d.Type.TypeParams != nil {
+				var tps []string
+				for _, fld := range d.Type.TypeParams.List {
+					for _, id := range fld.Names {
+						tps = append(tps, id.Name)
+					}
+				}
+				callee += "[" + strings.Join(tps, ", ") + "]"
+			}
+			ret := ""
+			if d.Type.Results != nil && len(d.Type.Results.List) > 0 {
+				ret = "return "
+			}
+			sig := strings.TrimPrefix(pr(ft), "func")
+			fmt.Fprintf(&b, "func %s%s%s { %s%s(%s) }\n", accessPrefix, n, sig, ret, callee, strings.Join(args, ", "))
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					n := sp.Name.Name
+					if exported(n) || n == "_" {
+						continue
+					}
+					if sp.TypeParams == nil {
+						fmt.Fprintf(&b, "type %s%s = %s\n", accessPrefix, n, n)
+						continue
+					}
+					var tps []string
+					for _, fld := range sp.TypeParams.List {
+						for _, id := range fld.Names {
+							tps = append(tps, id.Name)
+						}
+					}
+					tp := strings.TrimSuffix(strings.TrimPrefix(pr(&ast.FuncType{TypeParams: sp.TypeParams, Params: &ast.FieldList{}}), "func"), "()")
+					fmt.Fprintf(&b, "type %s%s%s = %s[%s]\n", accessPrefix, n, tp, n, strings.Join(tps, ", "))
+				case *ast.ValueSpec:
+					for _, id := range sp.Names {
+						if exported(id.Name) || id.Name == "_" {
+							continue
+						}
+						if d.Tok == token.CONST {
+							fmt.Fprintf(&b, "const %s%s = %s\n", accessPrefix, id.Name, id.Name)
+						} else {
+							fmt.Fprintf(&b, "var %s%s = &%s\n", accessPrefix, id.Name, id.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return b.String()
 }
 
 // exported reports whether name is visible to another package.

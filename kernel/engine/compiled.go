@@ -174,8 +174,8 @@ func (e *Engine) compiledError(ctx context.Context, name string, err error) *Cel
 var undefinedRE = regexp.MustCompile(`^undefined: (\w+)$`)
 
 // undefinedHint explains an "undefined: x" of a compiled cell when x is a
-// name the session has: compiled cells see only the exported names of
-// earlier compiled cells, and none of the interpreted ones.
+// name the session has: compiled cells see none of the interpreted cells'
+// names.
 func (e *Engine) undefinedHint(msg string) string {
 	m := undefinedRE.FindStringSubmatch(msg)
 	if m == nil {
@@ -183,7 +183,7 @@ func (e *Engine) undefinedHint(msg string) string {
 	}
 	if b := e.compiledBuilder(); b != nil {
 		if cell, _, ok := b.Owner(m[1]); ok {
-			return fmt.Sprintf(" (%s is declared in compiled %s, but compiled cells share only exported names: capitalize it)", m[1], cellLabel(cell))
+			return fmt.Sprintf(" (%s is declared in compiled %s, but not where this use could see it)", m[1], cellLabel(cell))
 		}
 	}
 	e.state.Lock()

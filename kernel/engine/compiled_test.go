@@ -120,15 +120,46 @@ func Spin() int {
 	if err.Name != "panic" || !strings.Contains(err.Value, "no table") || !strings.Contains(tb(err), "inside build, compiled cell #3, line 5:") {
 		t.Errorf("init panic: %s: %s\n%s", err.Name, err.Value, tb(err))
 	}
-	// An unexported name of an earlier compiled cell is explained.
-	ok(t, e, "//gocl:compile\nfunc helper() int { return 1 }\n")
-	err = fails(t, e, "//gocl:compile\nfunc Use() int { return helper() }\n")
-	if !strings.Contains(err.Value, "compiled cells share only exported names") {
-		t.Errorf("unexported earlier name: %s", err.Value)
+	// Unexported names of an earlier compiled cell: a func, a generic func,
+	// a generic type, a constant and a variable (the same variable).
+	ok(t, e, `//gocl:compile
+type number interface{ ~int | ~float64 }
+
+func helper() int { return 1 }
+
+func sum[T number](xs ...T) T {
+	var s T
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+type pair[T any] struct{ A, B T }
+
+const base = 100
+
+var count int
+`)
+	ok(t, e, `//gocl:compile
+func Use() int {
+	count += helper()
+	p := pair[int]{A: sum(1, 2), B: base}
+	return p.A + p.B + count
+}
+`)
+	got, _ := ok(t, e, "Use()")
+	expect(t, "Use", got, "104")
+	got, _ = ok(t, e, "count")
+	expect(t, "count (the same variable)", got, "1")
+	err = fails(t, e, "//gocl:compile\nfunc Bad() int {\n\tq := pair[int]{}\n\treturn count + helper() + q.a\n}\n")
+	if s := tb(err); !strings.Contains(s, "line 4, column 30") || !strings.Contains(s, "q.a undefined") ||
+		strings.Contains(s, "Gocl_") || !strings.Contains(s, "must be capitalized") {
+		t.Errorf("an error in a line that uses earlier names should keep the cell's columns, names and say why:\n%s", s)
 	}
 	// An interpreted cell may redeclare a compiled func or var, as in a
 	// playground, but not change a compiled type.
-	got, _ := ok(t, e, "func helper() int { return 2 }\nhelper()")
+	got, _ = ok(t, e, "func helper() int { return 2 }\nhelper()")
 	expect(t, "interpreted helper", got, "2")
 	ok(t, e, "//gocl:compile\ntype P struct{ X int }\n")
 	err = fails(t, e, "type P struct{ A int }")
