@@ -136,9 +136,12 @@ fmt.Sprintf("%T %v", ev, cl.MaxAbsDiff(xs, ys))`)
 		!strings.Contains(tb, "inside At, compiled cell #") || !strings.Contains(tb, "return xs[i]") {
 		t.Errorf("panic: %s: %s\n%s", ename, evalue, tb)
 	}
-	// The kernel goes on.
+	// The kernel goes on, and compiled code's output reaches the cell.
 	got, _ = k.okResult(`Calls`)
 	expect("Calls after the errors", got, "13")
+	k.okResult("//gocl:compile\nfunc Hello(name string) { fmt.Println(\"hello,\", name) }\n")
+	_, out = k.okResult(`Hello("cell")`)
+	expect("compiled fmt.Println", out, "hello, cell\n")
 }
 
 func TestCompiledCellModules(t *testing.T) {

@@ -48,7 +48,7 @@ type Decl struct {
 var AutoImports = map[string]string{
 	"fmt": "fmt", "os": "os", "time": "time", "math": "math", "strings": "strings", "sort": "sort",
 	"errors": "errors", "sync": "sync", "slices": "slices", "maps": "maps",
-	"cl": ModulePath + "/clapi", "cell": ModulePath + "/cell",
+	"cl": ModulePath + "/clapi", "cell": ModulePath + "/cell", "display": ModulePath + "/kernel/display",
 }
 
 // cellSource is a parsed compiled cell.
