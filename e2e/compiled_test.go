@@ -41,7 +41,7 @@ func (k *kernel) okResult(code string) (string, string) {
 }
 
 func TestCompiledCells(t *testing.T) {
-	k := startKernel(t, "GOCL_MODDIR="+t.TempDir())
+	k := startKernel(t, "GOCL_MODDIR="+t.TempDir(), "GOCL_PLUGIN_CACHE="+t.TempDir())
 	expect := func(what, got, want string) {
 		t.Helper()
 		if got != want {
@@ -146,7 +146,7 @@ fmt.Sprintf("%T %v", ev, cl.MaxAbsDiff(xs, ys))`)
 
 func TestCompiledCellModules(t *testing.T) {
 	dir := t.TempDir()
-	k := startKernel(t, "GOCL_MODDIR="+dir)
+	k := startKernel(t, "GOCL_MODDIR="+dir, "GOCL_PLUGIN_CACHE=off")
 	_, out := k.okResult(`//gocl:compile
 import (
 	"github.com/google/go-cmp/cmp"
@@ -178,7 +178,7 @@ func Mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 
 	// The pins make it reproducible: a new kernel in the same directory builds
 	// the same versions without the proxy.
-	again := startKernel(t, "GOCL_MODDIR="+dir, "GOPROXY=off")
+	again := startKernel(t, "GOCL_MODDIR="+dir, "GOPROXY=off", "GOCL_PLUGIN_CACHE=off")
 	_, out = again.okResult("//gocl:compile\nimport \"github.com/google/go-cmp/cmp\"\n\nfunc Same(a, b []int) bool { return cmp.Equal(a, b) }\n")
 	pinned := regexp.MustCompile(`github.com/google/go-cmp (v\S+)`).FindStringSubmatch(string(pins))
 	if pinned == nil || !strings.Contains(out, "module github.com/google/go-cmp "+pinned[1]) {
@@ -190,7 +190,7 @@ func Mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 
 	// Without the proxy, a module that is not pinned fails clearly, at its
 	// import line.
-	off := startKernel(t, "GOCL_MODDIR="+t.TempDir(), "GOPROXY=off")
+	off := startKernel(t, "GOCL_MODDIR="+t.TempDir(), "GOPROXY=off", "GOCL_PLUGIN_CACHE=off")
 	rep, _ := off.execute("//gocl:compile\nimport \"github.com/gocl-test/absent/pkg\"\n\nvar X = pkg.X\n", nil)
 	ename, evalue, tb := errorOf(t, rep)
 	if ename != "CompileError" || !strings.Contains(evalue, "GOPROXY=off") || !strings.Contains(tb, "line 2") {
@@ -200,15 +200,29 @@ func Mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 
 func TestCompiledCellWithoutToolchain(t *testing.T) {
 	// The go command named does not exist (as on a machine with no Go):
-	// interpreted cells work, compiled cells say what is missing.
-	k := startKernel(t, "GOCL_GO="+filepath.Join(t.TempDir(), "go"))
+	// interpreted cells work, compiled cells say what is missing, unless
+	// this binary built the very cell before and its plugin is in the cache.
+	cache := t.TempDir()
+	noGo := "GOCL_GO=" + filepath.Join(t.TempDir(), "go")
+	k := startKernel(t, noGo, "GOCL_PLUGIN_CACHE="+cache)
 	got, _ := k.okResult(`1 + 2`)
 	if got != "3" {
 		t.Errorf("interpreted cell without a toolchain = %q", got)
 	}
-	rep, _ := k.execute("//gocl:compile\nfunc F() int { return 1 }\n", nil)
+	cell := "//gocl:compile\nfunc Seven() int { return 7 }\n"
+	rep, _ := k.execute(cell, nil)
 	ename, evalue, _ := errorOf(t, rep)
 	if ename != "ToolchainError" || !strings.Contains(evalue, "no Go toolchain") {
 		t.Errorf("compiled cell without a toolchain: %s: %s", ename, evalue)
+	}
+
+	// Built once by a kernel with the toolchain, as the first cell...
+	with := startKernel(t, "GOCL_PLUGIN_CACHE="+cache)
+	with.okResult(cell)
+	// ...the same cell loads from the cache in a kernel without it.
+	without := startKernel(t, noGo, "GOCL_PLUGIN_CACHE="+cache)
+	without.okResult(cell)
+	if got, _ := without.okResult(`Seven() * 6`); got != "42" {
+		t.Errorf("cell from the plugin cache: Seven()*6 = %q", got)
 	}
 }

@@ -23,7 +23,7 @@ class CompiledTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.moddir = tempfile.mkdtemp(prefix="gocl-mod-")
-        cls.km, cls.kc = start({"GOCL_MODDIR": cls.moddir})
+        cls.km, cls.kc = start({"GOCL_MODDIR": cls.moddir, "GOCL_PLUGIN_CACHE": tempfile.mkdtemp(prefix="gocl-plugins-")})
 
     @classmethod
     def tearDownClass(cls):
@@ -142,7 +142,7 @@ func Forever() int {
 class CompiledModulesTest(unittest.TestCase):
     def test_module_pinned_and_offline_error(self):
         moddir = tempfile.mkdtemp(prefix="gocl-mod-")
-        km, kc = start({"GOCL_MODDIR": moddir})
+        km, kc = start({"GOCL_MODDIR": moddir, "GOCL_PLUGIN_CACHE": "off"})
         try:
             outs = []
             r = kc.execute_interactive('//gocl:compile\nimport "gonum.org/v1/gonum/stat"\n\n'
@@ -156,7 +156,7 @@ class CompiledModulesTest(unittest.TestCase):
         finally:
             kc.stop_channels()
             km.shutdown_kernel(now=True)
-        km, kc = start({"GOCL_MODDIR": tempfile.mkdtemp(prefix="gocl-mod-"), "GOPROXY": "off"})
+        km, kc = start({"GOCL_MODDIR": tempfile.mkdtemp(prefix="gocl-mod-"), "GOPROXY": "off", "GOCL_PLUGIN_CACHE": "off"})
         try:
             r = kc.execute_interactive('//gocl:compile\nimport "github.com/gocl-test/absent/pkg"\n\nvar X = pkg.X\n', timeout=120)
             self.assertEqual(r["content"]["ename"], "CompileError")

@@ -162,6 +162,33 @@ func (b *Builder) modulesOf(cs *cellSource) (report []string, pinFile string, er
 	return report, pinFile, nil
 }
 
+// pinnedModules reports, for a cell loaded from the plugin cache, the
+// pinned modules its imports come from (a cached build saw the same pins).
+func (b *Builder) pinnedModules(cs *cellSource) ([]string, string) {
+	pins, _ := readPins(pinPath(PinFile))
+	var report []string
+	for _, ip := range cs.imports {
+		if !thirdParty(ip) {
+			continue
+		}
+		best := ""
+		for p := range pins {
+			if (ip == p || strings.HasPrefix(ip, p+"/")) && len(p) > len(best) {
+				best = p
+			}
+		}
+		if best != "" && !b.pinned[best] {
+			b.pinned[best] = true
+			report = append(report, best+" "+pins[best])
+		}
+	}
+	if len(report) == 0 {
+		return nil, ""
+	}
+	f, _ := filepath.Abs(pinPath(PinFile))
+	return report, f
+}
+
 // goList runs go list in the session module and returns its lines.
 func (b *Builder) goList(args ...string) ([]string, error) {
 	cmd := exec.Command(b.tc.goBin, append([]string{"list", "-mod=mod"}, args...)...)

@@ -11,6 +11,7 @@ import (
 // when the build cache is warm).
 
 func TestCompiledCellSharesNamesAndVars(t *testing.T) {
+	t.Setenv("GOCL_PLUGIN_CACHE", t.TempDir())
 	e := newEngine(t)
 	_, r := ok(t, e, `//gocl:compile
 type Number interface{ ~int | ~float64 }
@@ -79,6 +80,7 @@ func Total(xs []float64) float64 { return -SumOf(xs) }
 }
 
 func TestCompiledCellErrors(t *testing.T) {
+	t.Setenv("GOCL_PLUGIN_CACHE", t.TempDir())
 	e := newEngine(t)
 	err := fails(t, e, "//gocl:compile\nfunc F() int {\n\treturn undefinedThing\n}\n")
 	expect(t, "error name", err.Name, "CompileError")
@@ -94,6 +96,7 @@ func TestCompiledCellErrors(t *testing.T) {
 }
 
 func TestCompiledCellInterruptAndInit(t *testing.T) {
+	t.Setenv("GOCL_PLUGIN_CACHE", t.TempDir())
 	e := newEngine(t)
 	// A compiled loop that checks the cell's context stops on interrupt.
 	ok(t, e, `//gocl:compile
@@ -169,6 +172,7 @@ func Use() int {
 }
 
 func TestCompiledFuncShapes(t *testing.T) {
+	t.Setenv("GOCL_PLUGIN_CACHE", t.TempDir())
 	e := newEngine(t)
 	ok(t, e, `//gocl:compile
 import "strconv"
