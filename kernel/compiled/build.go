@@ -8,7 +8,9 @@
 // A generated file in each cell package registers its functions, variables
 // (the variables themselves), constants and types with package rt; the
 // engine hands that table to the interpreter. A later compiled cell imports
-// the packages of the earlier ones whose exported names it uses.
+// the packages of the earlier ones whose names it uses (unexported ones
+// through generated accessors). Builds are cached by their inputs
+// (cache.go).
 //
 // Plugins cannot be unloaded: every build stays in memory until the kernel
 // restarts (see the README for the cost).
