@@ -225,4 +225,8 @@ func TestCompiledCellWithoutToolchain(t *testing.T) {
 	if got, _ := without.okResult(`Seven() * 6`); got != "42" {
 		t.Errorf("cell from the plugin cache: Seven()*6 = %q", got)
 	}
+	// Loading from the cache keeps the plugin there for the next run.
+	if so, _ := filepath.Glob(filepath.Join(cache, "*.so")); len(so) != 1 {
+		t.Errorf("plugin cache after a load from it: %v, want the one plugin", so)
+	}
 }

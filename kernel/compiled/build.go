@@ -231,7 +231,7 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 	t1 := time.Now()
 	syms, err := open(so, pkg.path)
 	load := time.Since(t1)
-	if strings.HasPrefix(so, b.dir+string(filepath.Separator)) {
+	if b.dir != "" && strings.HasPrefix(so, b.dir+string(filepath.Separator)) {
 		os.Remove(so) // mapped by now; not cached, so no longer needed
 	}
 	if err != nil {
