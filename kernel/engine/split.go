@@ -183,3 +183,23 @@ func sourceLine(src string, n int) string {
 	}
 	return strings.TrimRight(lines[n-1], "\r")
 }
+
+// blankPackageClause replaces a leading `package name` clause with spaces,
+// so that a whole program pasted into a cell runs as its body would; every
+// other byte keeps its position.
+func blankPackageClause(src string) string {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var s scanner.Scanner
+	s.Init(file, []byte(src), func(token.Position, string) {}, 0)
+	p, t, _ := s.Scan()
+	if t != token.PACKAGE {
+		return src
+	}
+	q, t, lit := s.Scan()
+	if t != token.IDENT {
+		return src
+	}
+	start, end := file.Offset(p), file.Offset(q)+len(lit)
+	return src[:start] + strings.Repeat(" ", end-start) + src[end:]
+}
