@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -195,4 +198,31 @@ func Apply(f func(int) int, x int) int { return f(x) }
 	expect(t, "Sum", got, `"total 66"`)
 	got, _ = ok(t, e, `Apply(func(x int) int { return x * 10 }, 4)`)
 	expect(t, "Apply with an interpreted func", got, "40")
+}
+
+func TestCompiledBuildInterrupted(t *testing.T) {
+	// A go command that answers its version and then builds forever: an
+	// interrupt stops the build, and the kernel goes on.
+	goBin := filepath.Join(t.TempDir(), "go")
+	script := "#!/bin/sh\nif [ \"$1\" = env ]; then echo " + runtime.Version() + "; exit 0; fi\nexec sleep 60\n"
+	if err := os.WriteFile(goBin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCL_GO", goBin)
+	t.Setenv("GOCL_PLUGIN_CACHE", "off")
+	e := newEngine(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	done := make(chan Result, 1)
+	go func() { done <- e.Execute(ctx, "//gocl:compile\nfunc F() int { return 1 }\n", &recorder{}) }()
+	select {
+	case res := <-done:
+		if res.Err == nil || res.Err.Name != "Interrupted" || !strings.Contains(tb(res.Err), "build was stopped") {
+			t.Errorf("interrupted build: %+v", res.Err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupted build did not stop (hang guard)")
+	}
+	got, _ := ok(t, e, "1 + 1")
+	expect(t, "after the interrupted build", got, "2")
 }
