@@ -30,13 +30,21 @@ func TestDeferredCallsBindAtTheDeferStatement(t *testing.T) {
 // runs once, after the cell, and never after later cells.
 func TestWholeProgramInACell(t *testing.T) {
 	e := newEngine(t)
-	prog := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tdefer fmt.Println(\"bye\")\n\tfmt.Println(\"hi\")\n}\n\nfmt.Println(\"statements first\")"
+	prog := "package main\n\nimport \"fmt\"\n\nvar greeting = makeGreeting()\n\nfunc makeGreeting() string { return \"hi\" }\n\nfunc main() {\n\tdefer fmt.Println(\"bye\")\n\tfmt.Println(greeting)\n}\n"
 	_, r := ok(t, e, prog)
-	expect(t, "program", r.text("stdout"), "statements first\nhi\nbye\n")
+	expect(t, "program", r.text("stdout"), "hi\nbye\n")
 	_, r = ok(t, e, "y := 2\n_ = y")
 	expect(t, "a later cell", r.text("stdout"), "")
 	_, r = ok(t, e, prog)
-	expect(t, "the program again", r.text("stdout"), "statements first\nhi\nbye\n")
+	expect(t, "the program again", r.text("stdout"), "hi\nbye\n")
+	// Without a package clause, a cell may mix statements with func main,
+	// which runs after them.
+	_, r = ok(t, e, "func main() { fmt.Println(\"main\") }\nfmt.Println(\"statements first\")")
+	expect(t, "main after the statements", r.text("stdout"), "statements first\nmain\n")
+	err := fails(t, e, "package main\nfmt.Println(1)")
+	if err.Name != "SyntaxError" || !strings.Contains(err.Value, "expected declaration") {
+		t.Errorf("a statement in a program: %s", tb(err))
+	}
 }
 
 // TestTypeSwitchInterfaceCases checks that interface cases of a type switch

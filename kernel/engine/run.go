@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/token"
 	"log"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -71,9 +70,12 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	e.state.Unlock()
 	e.current.Store(&name)
 
-	code = blankPackageClause(code)
+	split := splitCell
+	if blanked := blankPackageClause(code); blanked != code {
+		code, split = blanked, splitProgram
+	}
 	var ps []*parsed
-	for _, ch := range splitCell(code) {
+	for _, ch := range split(code) {
 		p, err := e.parseChunk(name, code, ch)
 		if err != nil {
 			return Result{Err: e.syntaxError(name, err)}
@@ -339,10 +341,9 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 			spec := s.(*ast.ImportSpec)
 			ipath, _ := strconv.Unquote(spec.Path.Value)
 			if !e.avail[ipath] {
-				return e.errorAt(name, "ImportError", fmt.Sprintf("package %q is not available: cells can import the Go "+
-					"standard library and the packages built into gocl (see the kernel's doc)", ipath), spec.Pos(), nil)
+				return e.errorAt(name, "ImportError", importRefusal(ipath), spec.Pos(), nil)
 			}
-			alias := path.Base(ipath)
+			alias := importName(ipath)
 			if spec.Name != nil {
 				alias = spec.Name.Name
 			}
@@ -380,7 +381,7 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 	for _, s := range keep {
 		spec := s.(*ast.ImportSpec)
 		ipath, _ := strconv.Unquote(spec.Path.Value)
-		alias := path.Base(ipath)
+		alias := importName(ipath)
 		if spec.Name != nil {
 			alias = spec.Name.Name
 		}

@@ -102,6 +102,28 @@ func splitCell(src string) []chunk {
 	}
 	closeUnit(len(toks) - 1)
 
+	return mergeUnits(src, units)
+}
+
+// splitProgram is splitCell for a whole program (a cell with a package
+// clause): its var declarations are package-level declarations, compiled
+// with its funcs and types as one file, so that they may refer to each
+// other in any order, as in Go.
+func splitProgram(src string) []chunk {
+	chunks := splitCell(src)
+	var units []unit
+	for _, c := range chunks {
+		k := c.kind
+		if k == kindStmt {
+			k = kindDecl
+		}
+		units = append(units, unit{kind: k, start: c.start, end: c.end})
+	}
+	return mergeUnits(src, units)
+}
+
+// mergeUnits joins consecutive units of one kind into chunks.
+func mergeUnits(src string, units []unit) []chunk {
 	var chunks []chunk
 	for _, u := range units {
 		if n := len(chunks); n > 0 && chunks[n-1].kind == u.kind {

@@ -3,8 +3,10 @@ package engine
 import (
 	"fmt"
 	"go/ast"
+	"go/printer"
 	"go/token"
 	"reflect"
+	"strings"
 	"sync/atomic"
 )
 
@@ -73,6 +75,12 @@ func rewriteList(list []ast.Stmt) {
 // nil). Nested type switches are rewritten by the caller's walk, which
 // visits the new block's case bodies afterwards.
 func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt) ast.Stmt {
+	if !rewritable(ts) {
+		if label != nil {
+			return label
+		}
+		return ts // yaegi reports the error Go gives
+	}
 	pos := ts.Pos()
 	id := func(name string) *ast.Ident { return &ast.Ident{NamePos: pos, Name: name} }
 	val := fmt.Sprintf("%sts%d", helperPrefix, typeSwitchSeq.Add(1))
@@ -212,4 +220,34 @@ func matchesType(v any, typ any) (matched, known bool) {
 		return t.Implements(want), true
 	}
 	return t == want, true
+}
+
+// rewritable reports whether ts is a valid type switch as far as the
+// rewrite can tell: no fallthrough and no type listed twice (Go refuses
+// both, and an expression switch would not).
+func rewritable(ts *ast.TypeSwitchStmt) bool {
+	seen := map[string]bool{}
+	for _, c := range ts.Body.List {
+		cc := c.(*ast.CaseClause)
+		for _, t := range cc.List {
+			key := types2String(t)
+			if seen[key] {
+				return false
+			}
+			seen[key] = true
+		}
+		for _, st := range cc.Body {
+			if br, ok := st.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// types2String writes a type expression as source, for comparing cases.
+func types2String(x ast.Expr) string {
+	var b strings.Builder
+	printer.Fprint(&b, token.NewFileSet(), x)
+	return b.String()
 }
