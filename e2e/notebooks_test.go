@@ -14,7 +14,7 @@ import (
 	"github.com/seed43a1e1ab/gocl/clapi"
 )
 
-// exampleNotebook is one of notebooks/01–05 and what its outputs must hold.
+// exampleNotebook is one of notebooks/01–06 and what its outputs must hold.
 type exampleNotebook struct {
 	file      string
 	cards     int    // event cards (HTML) at least
@@ -33,6 +33,7 @@ var exampleNotebooks = []exampleNotebook{
 	{file: "03-pinned-memory.ipynb", cards: 3, timelines: 1},
 	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2, trace: "04-overlap.trace.json", gpuPending: true},
 	{file: "05-bandwidth-sweep.ipynb", plot: true},
+	{file: "06-compiled-host-work.ipynb", gpuPending: true}, // its two timelines are one HTML output, side by side
 	{file: "08-transfer-matrix.ipynb", plot: true, gpuPending: true},
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/internal/capture"
+	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 )
@@ -240,6 +241,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	e.closeCompiled() // compiled.go
 	e.stopper.arm()
 	e.stopper.stop() // ends interpreted goroutines at their next step
 	e.in = nil
@@ -259,7 +261,11 @@ func (e *Engine) Execute(ctx context.Context, code string, sink Sink) Result {
 		return Result{Err: err}
 	}
 	e.cellSeq++
-	return e.execute(ctx, code, sink, fmt.Sprintf("cell%d", e.cellSeq))
+	name := fmt.Sprintf("cell%d", e.cellSeq)
+	if compiled.IsCompiled(code) { // a //gocl:compile cell: see compiled.go
+		return e.executeCompiled(ctx, code, sink, name)
+	}
+	return e.compiledHints(e.execute(ctx, code, sink, name))
 }
 
 // waitBusy waits for an interrupted cell that was still inside a compiled

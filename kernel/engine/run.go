@@ -479,6 +479,7 @@ func (e *Engine) compileAST(n ast.Node) (prog *interp.Program, err error) {
 			prev.Write(out) // what cells' goroutines logged meanwhile
 		}
 	}()
+	e.rewriteCompiledAssign(n) // yaegi gap with compiled variables: compiled_yaegi.go
 	return e.in.CompileAST(n)
 }
 

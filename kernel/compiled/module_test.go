@@ -1,0 +1,42 @@
+package compiled
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPinsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GOCL_MODDIR", dir)
+	goclSum := filepath.Join(dir, "gocl-go.sum")
+	session := filepath.Join(dir, "session.sum")
+	os.WriteFile(goclSum, []byte("a.org/x v1.0.0 h1:AAA=\n"), 0o644)
+	os.WriteFile(session, []byte("a.org/x v1.0.0 h1:AAA=\nb.org/y v0.2.0 h1:BBB=\nb.org/y v0.2.0/go.mod h1:CCC=\n"), 0o644)
+	if err := writePins(map[string]string{"b.org/y": "v0.2.0", "c.org/z": "v1.2.3"}, goclSum, session); err != nil {
+		t.Fatal(err)
+	}
+	pins, err := readPins(pinPath(PinFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pins) != 2 || pins["b.org/y"] != "v0.2.0" || pins["c.org/z"] != "v1.2.3" {
+		t.Errorf("pins read back = %v", pins)
+	}
+	sum, _ := os.ReadFile(pinPath(PinSumFile))
+	if s := string(sum); strings.Contains(s, "a.org/x") || !strings.Contains(s, "b.org/y v0.2.0/go.mod h1:CCC=") {
+		t.Errorf("gocl.sum should hold the session's hashes that gocl's go.sum lacks, got:\n%s", s)
+	}
+}
+
+func TestThirdParty(t *testing.T) {
+	for p, want := range map[string]bool{
+		"fmt": false, "net/http": false, ModulePath + "/clapi": false,
+		"gonum.org/v1/gonum/stat": true, "github.com/google/go-cmp/cmp": true,
+	} {
+		if got := thirdParty(p); got != want {
+			t.Errorf("thirdParty(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
