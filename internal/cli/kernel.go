@@ -16,6 +16,7 @@ import (
 	"github.com/seed43a1e1ab/gocl/kernel/dispatch"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/history"
+	"github.com/seed43a1e1ab/gocl/kernel/session"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 )
 
@@ -75,7 +76,7 @@ func serveKernel(connFile string, log *slog.Logger) error {
 	parentPID, _ := strconv.Atoi(os.Getenv("JPY_PARENT_PID"))
 	k, err := dispatch.New(dispatch.Config{
 		Transport: srv,
-		NewEngine: func() (dispatch.Engine, error) { return newKernelEngine() },
+		NewEngine: func() (dispatch.Engine, error) { return session.New() },
 		History:   hist,
 		Info: dispatch.Info{
 			Version:   FullVersion(),

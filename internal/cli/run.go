@@ -4,11 +4,12 @@ import (
 	"io"
 
 	"github.com/seed43a1e1ab/gocl/kernel/nbrun"
+	"github.com/seed43a1e1ab/gocl/kernel/session"
 )
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
 	cfg := nbrun.Default
-	cfg.NewEngine = func() (nbrun.Runner, error) { return NewEngine() }
+	cfg.NewEngine = func() (nbrun.Runner, error) { return session.NewEngine() }
 	cfg.LanguageInfo = languageInfo()
 	return cfg.Main(args, stdout, stderr)
 }
