@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/enginehost/faultname"
 	"github.com/seed43a1e1ab/gocl/kernel/enginewire"
 	"github.com/seed43a1e1ab/gocl/kernel/session"
 )
@@ -62,6 +63,7 @@ func Main(args []string, stderr io.Writer) int {
 		// Best effort: the default 64 KiB is what a crash report can block on.
 		_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETPIPE_SZ, pipeSize)
 	}
+	faultname.SetFD(rawFD(engine.OriginalStderr()))
 	var rights []byte
 	if out, errf, err := engine.CapturedReaders(); err == nil {
 		rights = syscall.UnixRights(rawFD(out), rawFD(errf))

@@ -91,8 +91,20 @@ func (c crash) explain() (name, value string, evidence []string) {
 		}
 		return out
 	}
+	if i := find("gocl-fault: "); i >= 0 {
+		return c.fault(strings.TrimPrefix(lines[i], "gocl-fault: "), trace(i))
+	}
 	if i := find("fatal error: "); i >= 0 {
 		head := strings.TrimPrefix(lines[i], "fatal error: ")
+		// Classify by the report's first lines, not the headline alone: a
+		// dying runtime's writes may be split among the pipes.
+		if near := strings.Join(lines[max(0, i-2):min(len(lines), i+4)], "\n"); !strings.Contains(head, "unexpected signal") {
+			for _, k := range []string{"stack overflow", "concurrent map", "out of memory"} {
+				if strings.Contains(near, k) && !strings.Contains(head, k) {
+					head = strings.TrimSpace(head + " " + k)
+				}
+			}
+		}
 		start := i
 		if i > 0 && strings.HasPrefix(lines[i-1], "runtime: ") {
 			start = i - 1
@@ -116,6 +128,27 @@ func (c crash) explain() (name, value string, evidence []string) {
 			return c.signal(lines, i, trace(i))
 		}
 		return "EngineCrash", "fatal error: " + head, trace(start)
+	}
+	if i := find("goroutine "); i >= 0 && find("panic: ") < 0 {
+		// The headline was lost (a dying runtime prints it to the captured
+		// fd 2 only, and the engine may have read it from there just
+		// before it froze): tell the cause by the trace.
+		start := i
+		if j := find("runtime stack:"); j >= 0 && j < i {
+			start = j
+		}
+		switch {
+		case strings.Contains(rep, "runtime.newstack") || strings.Contains(rep, "morestack"):
+			return "EngineCrash", "fatal error: stack overflow: a goroutine's stack passed its limit (unbounded recursion?)", trace(start)
+		case strings.Contains(rep, "maps.fatal") || strings.Contains(rep, "runtime.fatal"):
+			return "EngineCrash", "fatal error: concurrent map writes: two goroutines used one map at once; guard it with a sync.Mutex or use sync.Map", trace(start)
+		case strings.Contains(rep, "runtime.sysMap") || strings.Contains(rep, "mallocgcLarge") || strings.Contains(rep, "(*mheap).grow"):
+			v := "fatal error: out of memory: an allocation failed"
+			if c.limit > 0 {
+				v += fmt.Sprintf(" (the engine's memory limit is %s; set GOCL_MEMORY_LIMIT to change it)", bytesText(c.limit))
+			}
+			return "EngineCrash", v, trace(start)
+		}
 	}
 	if i := find("panic: "); i >= 0 {
 		return "EngineCrash", strings.TrimSpace(lines[i]) + " (in a goroutine the engine does not guard: one a compiled package " +
@@ -144,6 +177,23 @@ func (c crash) explain() (name, value string, evidence []string) {
 		}
 	}
 	return "EngineCrash", "the engine process died", trace(max(0, len(lines)-14))
+}
+
+// fault explains the line of kernel/enginehost/faultname: the signal, the
+// addresses and the library that faulted.
+func (c crash) fault(line string, evidence []string) (string, string, []string) {
+	v := line
+	if i := strings.Index(line, " in "); i >= 0 {
+		sig, _, _ := strings.Cut(line, " ")
+		where := line[i+4:]
+		v = sig + " in " + where + " (" + strings.TrimSpace(line[len(sig):i]) + ")"
+		if strings.Contains(strings.ToLower(where), "pocl") || strings.Contains(where, "kcache") || strings.Contains(where, "JIT") {
+			v += ": an OpenCL kernel or the driver wrote or read out of bounds"
+		} else {
+			v += ": C code (an OpenCL kernel, a driver or a C library) used an invalid address, e.g. out of bounds"
+		}
+	}
+	return "EngineCrash", v, evidence
 }
 
 // signal explains a fatal signal report starting at lines[i].

@@ -49,6 +49,9 @@ const (
 	// stopGrace is how long a shutdown request may take before the engine
 	// process is killed.
 	stopGrace = time.Second
+	// heldFor is how long stderr text that looks like a crash report waits
+	// for the engine to die before it is shown as the cell's output.
+	heldFor = time.Second
 )
 
 // Supervisor is one session's engine process, replaced when it dies.
@@ -271,6 +274,16 @@ func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink)
 	}
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
+	// held is stderr text that starts like a Go crash report: if the engine
+	// dies next, it is the report (it goes into the error), else output.
+	var held string
+	var heldAt time.Time
+	release := func() {
+		if held != "" {
+			sink.Stream("stderr", held)
+			held = ""
+		}
+	}
 	var pong <-chan enginewire.Event
 	var pingSent time.Time
 	cancelled := ctx.Done()
@@ -278,14 +291,33 @@ func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink)
 		select {
 		case ev, ok := <-ch:
 			if !ok {
-				return s.died(p, sink, "")
+				return s.died(p, sink, held)
 			}
-			switch ev.Kind {
-			case enginewire.EvStream:
+			if ev.Kind == enginewire.EvStream {
 				var b enginewire.StreamBody
-				if enginewire.Decode(ev.Kind, ev.Body, &b) == nil {
-					sink.Stream(b.Name, b.Text)
+				if enginewire.Decode(ev.Kind, ev.Body, &b) != nil {
+					continue
 				}
+				if b.Name == "stderr" {
+					if held != "" {
+						held += b.Text
+						continue
+					}
+					out, report := splitCrashReport(b.Text)
+					if out != "" {
+						sink.Stream("stderr", out)
+					}
+					if held, heldAt = report, time.Now(); held != "" {
+						continue
+					}
+					continue
+				}
+				release()
+				sink.Stream(b.Name, b.Text)
+				continue
+			}
+			release()
+			switch ev.Kind {
 			case enginewire.EvDisplay:
 				var m cellio.Message
 				if enginewire.Decode(ev.Kind, ev.Body, &m) == nil {
@@ -296,6 +328,11 @@ func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink)
 				_ = enginewire.Decode(ev.Kind, ev.Body, &b)
 				go func() {
 					v, err := sink.Input(b.Prompt, b.Password)
+					if ctx.Err() != nil {
+						// An interrupt ended the read: the engine must know
+						// before it sees the failed read, so the cell stops.
+						p.notify(enginewire.OpInterrupt, enginewire.TargetBody{Target: id})
+					}
 					r := enginewire.InputReplyBody{Target: id, Value: v}
 					if err != nil {
 						r.Err = err.Error()
@@ -332,7 +369,10 @@ func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink)
 				pingSent = time.Now()
 			} else if time.Since(pingSent) > frozenAfter {
 				p.setKilled(killedFrozen)
-				return s.died(p, sink, "")
+				return s.died(p, sink, held)
+			}
+			if held != "" && time.Since(heldAt) > heldFor {
+				release()
 			}
 		case _, ok := <-pong:
 			_ = ok
@@ -370,7 +410,7 @@ func isCompileError(e *cellio.CellError) bool {
 // died ends the cell whose engine process p died: what the process left
 // unread goes out first, then one error that says what killed it. A fresh
 // engine is started at once.
-func (s *Supervisor) died(p *proc, sink cellio.Sink, _ string) cellio.Result {
+func (s *Supervisor) died(p *proc, sink cellio.Sink, held string) cellio.Result {
 	why := p.killedWhy()
 	if why == killedFrozen {
 		// A runtime crash report may be blocked on the captured stderr
@@ -388,10 +428,10 @@ func (s *Supervisor) died(p *proc, sink cellio.Sink, _ string) cellio.Result {
 	// The runtime prints a fatal error's headline to fd 2 only (the cell's
 	// captured stderr), the rest also to the crash output: the report is
 	// taken from the captured stderr where it is there.
-	errText, dump := splitCrashReport(errText)
+	errText, dump := splitCrashReport(held + errText)
 	report := p.report.text()
 	if dump != "" {
-		report = dump
+		report = dump + "\n" + report
 	}
 	c := crash{report: report, state: p.exitState(), maps: p.maps.text, frozen: why == killedFrozen, limit: s.limit}
 	if out != "" {
@@ -443,7 +483,7 @@ func errorResult(name, value string, evidence []string) cellio.Result {
 func splitCrashReport(s string) (output, report string) {
 	best := len(s)
 	for _, h := range []string{"fatal error: ", "panic: ", "runtime: goroutine stack exceeds", "runtime: out of memory", "runtime: program exceeds",
-		"SIGSEGV: ", "SIGBUS: ", "SIGABRT: ", "unexpected fault address"} {
+		"SIGSEGV: ", "SIGBUS: ", "SIGABRT: ", "unexpected fault address", "runtime stack:", "gocl-fault: "} {
 		if i := strings.Index(s, h); i >= 0 && (i == 0 || s[i-1] == '\n') && i < best {
 			best = i
 		}

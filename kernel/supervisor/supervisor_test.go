@@ -54,3 +54,13 @@ wg.Wait()`, sink)
 	}
 	t.Logf("%s", strings.Join(res.Err.Traceback, "\n"))
 }
+
+func TestOutOfMemoryUnderALimitIsReported(t *testing.T) {
+	t.Setenv("GOCL_MEMORY_LIMIT", "2GB")
+	s := newSupervisor(t)
+	sink := &recSink{}
+	res := s.Execute(context.Background(), "b := make([]byte, 30<<30)\nfor i := range b { b[i] = 1 }", sink)
+	if res.Err == nil || !strings.Contains(res.Err.Value, "out of memory") || !strings.Contains(res.Err.Value, "2 GiB") {
+		t.Fatalf("result %q\n%s\noutput %q", res.Err.Value, strings.Join(res.Err.Traceback, "\n"), sink)
+	}
+}

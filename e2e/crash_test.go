@@ -1,0 +1,303 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+// The crash tests kill the engine process in each way the issue lists. Each
+// time the cell ends with one error that says what killed the engine, the
+// kernel's heartbeat is answered throughout, the next cell runs in a fresh
+// engine, execution counts go on, and no engine process is left.
+
+// enginePIDs lists the live `gocl engine` processes whose parent is pid.
+func enginePIDs(pid int) []int {
+	var out []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		stat, err := os.ReadFile(filepath.Join(d, "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[0] == "Z" || f[1] != strconv.Itoa(pid) {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join(d, "cmdline"))
+		if strings.Contains(string(cmd), "engine") {
+			n, _ := strconv.Atoi(filepath.Base(d))
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// alive says whether process pid exists and is no zombie.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && !strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
+}
+
+// heartbeat pings the kernel every 100 ms until stop is called and returns
+// how many pings went unanswered for more than a second.
+func heartbeat(k *kernel) (stop func() int) {
+	var missed atomic.Int32
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			got := make(chan struct{})
+			go func() {
+				if k.hb.Send(zmq4.NewMsg([]byte("ping"))) == nil {
+					if _, err := k.hb.Recv(); err == nil {
+						close(got)
+					}
+				}
+			}()
+			select {
+			case <-got:
+			case <-time.After(time.Second):
+				missed.Add(1)
+				<-got // a REQ socket must get its reply before the next send
+			}
+		}
+	}()
+	return func() int { close(done); <-finished; return int(missed.Load()) }
+}
+
+// expectEngineGone checks that no engine process of the kernel outlives it.
+func expectEngineGone(t *testing.T, k *kernel) {
+	t.Helper()
+	pids := enginePIDs(k.cmd.Process.Pid)
+	if len(pids) != 1 {
+		t.Errorf("engine processes of the kernel: %v, want one", pids)
+	}
+	k.cmd.Process.Kill() // kill -9 of the kernel
+	<-k.exited
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("engine process %d outlived its kernel (kill -9)", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+type crashCase struct {
+	name   string
+	env    []string
+	setup  string   // a cell run first (its values are lost)
+	cell   string   // the cell that kills the engine
+	before string   // output the cell prints before it crashes
+	want   []string // in the error's evalue or traceback
+}
+
+var crashCases = []crashCase{
+	{name: "recursion", cell: "func down(n int) int { return down(n+1) + 1 }\nfmt.Println(\"going down\")\ndown(0)",
+		before: "going down", want: []string{"stack overflow", "unbounded recursion", "goroutine"}},
+	{name: "concurrent map writes", cell: `m := map[int]int{}
+var wg sync.WaitGroup
+fmt.Println("racing")
+for i := 0; i < 8; i++ { wg.Add(1); go func() { defer wg.Done(); for j := 0; j < 1000000; j++ { m[j] = j } }() }
+wg.Wait()`, before: "racing", want: []string{"concurrent map writes", "sync.Mutex", "goroutine"}},
+	{name: "terabyte make", cell: "fmt.Println(\"asking\")\nb := make([]byte, 1<<40)\nb[0] = 1",
+		before: "asking", want: []string{"out of memory", "memory limit"}},
+	{name: "30 GB under a 2 GB limit", env: []string{"GOCL_MEMORY_LIMIT=2GB"},
+		cell: "b := make([]byte, 30<<30)\nfor i := range b { b[i] = 1 }", want: []string{"out of memory", "2 GiB", "GOCL_MEMORY_LIMIT"}},
+	{name: "panic in a net/http goroutine", cell: `import ("io"; "net/http"; "net/http/httptest")
+type bad struct{}
+func (bad) Read(p []byte) (int, error) { panic("reader exploded") }
+srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
+fmt.Println("posting")
+http.Post(srv.URL, "text/plain", bad{})`, before: "posting", want: []string{"reader exploded", "goroutine"}},
+	{name: "out-of-bounds write in an OpenCL kernel", setup: `ctx := cl.CreateSomeContext()
+q := cl.NewQueue(ctx)
+buf := cl.NewBufferSize(ctx, cl.ReadWrite, 16)
+prog := cl.BuildProgram(ctx, "__kernel void k(__global int *x) { x[get_global_id(0) * 1000000000L + 4000000000L] = 1; }", "")
+k := prog.Kernel("k")
+k.SetArgs(buf)`, cell: "fmt.Println(\"launching\")\ncl.EnqueueKernel(q, k, []int{64}, nil).Wait()",
+		before: "launching", want: []string{"SIGSEGV", "out of bounds"}},
+}
+
+func TestEngineCrashesAreExplained(t *testing.T) {
+	for _, c := range crashCases {
+		t.Run(c.name, func(t *testing.T) {
+			k := startKernel(t, c.env...)
+			stopHB := heartbeat(k)
+			k.execute("func kept(a int) int { return a * 3 }\nlost := 5", nil)
+			if c.setup != "" {
+				if rep, outs := k.execute(c.setup, nil); rep["status"] != "ok" {
+					t.Fatalf("setup: %v %v", rep, outs)
+				}
+			}
+			before := enginePIDs(k.cmd.Process.Pid)
+			t0 := time.Now()
+			rep, outs := k.execute(c.cell, nil)
+			crashed := time.Since(t0)
+			if rep["status"] != "error" || rep["ename"] != "EngineCrash" {
+				t.Fatalf("reply = %v, outputs %v", rep, outs)
+			}
+			errs := ofType(outs, "error")
+			if len(errs) != 1 {
+				t.Fatalf("%d error outputs, want 1: %v", len(errs), outs)
+			}
+			e := decode(t, errs[0])
+			text := fmt.Sprint(e["evalue"], e["traceback"])
+			for _, w := range append(c.want, "values", "kept") {
+				if !strings.Contains(text, w) {
+					t.Errorf("the error lacks %q:\n%s", w, text)
+				}
+			}
+			if c.before != "" && !strings.Contains(stream(t, outs, "stdout"), c.before) {
+				t.Errorf("output printed before the crash was lost: %v", outs)
+			}
+			if strings.Contains(stream(t, outs, "stderr"), "goroutine ") {
+				t.Errorf("the crash report leaked into the cell's stderr: %q", stream(t, outs, "stderr"))
+			}
+			t1 := time.Now()
+			rep, outs = k.execute("kept(14)", nil)
+			t.Logf("crash cell %v; next cell served %v after the crash reply", crashed, time.Since(t1))
+			res := ofType(outs, "execute_result")
+			if rep["status"] != "ok" || len(res) != 1 || decode(t, res[0])["data"].(map[string]any)["text/plain"] != "42" {
+				t.Fatalf("the next cell did not run with the redeclared func: %v %v", rep, outs)
+			}
+			if rep["execution_count"].(float64) != float64(3+btoi(c.setup != "")) {
+				t.Errorf("execution_count = %v: counting did not go on", rep["execution_count"])
+			}
+			rep, outs = k.execute("lost", nil)
+			if rep["status"] != "error" {
+				t.Errorf("a value survived the crash: %v %v", rep, outs)
+			}
+			if now := enginePIDs(k.cmd.Process.Pid); len(before) != 1 || len(now) != 1 || now[0] == before[0] {
+				t.Errorf("engine processes before %v, after %v: want one, replaced", before, now)
+			}
+			if missed := stopHB(); missed > 0 {
+				t.Errorf("%d heartbeats went unanswered", missed)
+			}
+			expectEngineGone(t, k)
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestEngineKilledFromOutside kills the engine with SIGKILL while a cell runs.
+func TestEngineKilledFromOutside(t *testing.T) {
+	k := startKernel(t)
+	stopHB := heartbeat(k)
+	pids := enginePIDs(k.cmd.Process.Pid)
+	if len(pids) != 1 {
+		t.Fatalf("engine processes: %v", pids)
+	}
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		syscall.Kill(pids[0], syscall.SIGKILL)
+	}()
+	rep, outs := k.execute("fmt.Println(\"waiting\")\ntime.Sleep(30 * time.Second)", nil)
+	errs := ofType(outs, "error")
+	if rep["status"] != "error" || len(errs) != 1 || !strings.Contains(fmt.Sprint(decode(t, errs[0])["evalue"]), "SIGKILL") {
+		t.Fatalf("reply %v outputs %v", rep, outs)
+	}
+	if !strings.Contains(stream(t, outs, "stdout"), "waiting") {
+		t.Errorf("output before the kill was lost: %v", outs)
+	}
+	rep, _ = k.execute("1 + 1", nil)
+	if rep["status"] != "ok" || rep["execution_count"].(float64) != 2 {
+		t.Errorf("next cell: %v", rep)
+	}
+	if missed := stopHB(); missed > 0 {
+		t.Errorf("%d heartbeats went unanswered", missed)
+	}
+	expectEngineGone(t, k)
+}
+
+// TestInterruptDuringWaitGroup interrupts a cell blocked in wg.Wait (a
+// compiled call that cannot be stopped): the next cell, which releases it,
+// runs with a warning, and values are kept. A second interrupt within a few
+// seconds of a stuck statement replaces the engine.
+func TestInterruptDuringWaitGroup(t *testing.T) {
+	k := startKernel(t)
+	stopHB := heartbeat(k)
+	k.execute("var wg sync.WaitGroup\nwg.Add(1)\nkept := 7", nil)
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		k.request(k.control, "interrupt_request", map[string]any{}, 10*time.Second, false)
+	}()
+	rep, outs := k.execute("wg.Wait()", nil)
+	if rep["status"] != "error" || rep["ename"] != "Interrupted" {
+		t.Fatalf("interrupted wg.Wait: %v %v", rep, outs)
+	}
+	time.Sleep(doubleInterruptGap) // a later interrupt is a new one
+	rep, outs = k.execute("wg.Done()\nkept * 6", nil)
+	res := ofType(outs, "execute_result")
+	if rep["status"] != "ok" || len(res) != 1 || decode(t, res[0])["data"].(map[string]any)["text/plain"] != "42" {
+		t.Fatalf("the cell that releases the stuck one did not run: %v %v", rep, outs)
+	}
+	if !strings.Contains(stream(t, outs, "stderr"), "still blocked") {
+		t.Errorf("no warning about the blocked statement: %v", outs)
+	}
+
+	// Stuck again; this time two interrupts replace the engine.
+	before := enginePIDs(k.cmd.Process.Pid)
+	k.execute("var wg2 sync.WaitGroup\nwg2.Add(1)", nil)
+	interrupted := make(chan struct{})
+	go func() {
+		defer close(interrupted)
+		time.Sleep(400 * time.Millisecond)
+		k.request(k.control, "interrupt_request", map[string]any{}, 10*time.Second, false)
+		time.Sleep(300 * time.Millisecond)
+		k.request(k.control, "interrupt_request", map[string]any{}, 10*time.Second, false)
+	}()
+	rep, _ = k.execute("wg2.Wait()", nil)
+	if rep["status"] != "error" {
+		t.Fatalf("stuck cell: %v", rep)
+	}
+	<-interrupted
+	rep, outs = k.execute("1 + 2", nil)
+	if rep["status"] != "ok" || !strings.Contains(stream(t, outs, "stderr"), "replaced after a second interrupt") {
+		t.Fatalf("cell after the replaced engine: %v %v", rep, outs)
+	}
+	if now := enginePIDs(k.cmd.Process.Pid); len(now) != 1 || len(before) != 1 || now[0] == before[0] {
+		t.Errorf("engine before %v, after %v: want it replaced", before, now)
+	}
+	if missed := stopHB(); missed > 0 {
+		t.Errorf("%d heartbeats went unanswered", missed)
+	}
+	expectEngineGone(t, k)
+}
+
+// doubleInterruptGap is longer than the supervisor's window for a second
+// interrupt (kernel/supervisor doubleInterrupt).
+const doubleInterruptGap = 5500 * time.Millisecond
