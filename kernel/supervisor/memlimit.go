@@ -14,7 +14,9 @@ const DefaultMemoryFraction = 0.75
 
 // MemoryLimit is the engine's memory limit in bytes and where it came from,
 // from GOCL_MEMORY_LIMIT ("2GB", "512MiB", "50%", "off") or, by default,
-// DefaultMemoryFraction of the machine's memory. Zero means no limit.
+// DefaultMemoryFraction of the machine's memory. Zero means no limit. With a
+// GOCL_MEMORY_LIMIT that is not a size, it returns the default and an error
+// that says why.
 //
 // The limit caps the engine's data segment (RLIMIT_DATA: private writable
 // memory, so a huge allocation fails at once instead of waking the
@@ -33,7 +35,11 @@ func MemoryLimit() (limit int64, source string, err error) {
 	}
 	n, err := ParseSize(v, total)
 	if err != nil {
-		return 0, "", fmt.Errorf("GOCL_MEMORY_LIMIT=%q: %w", v, err)
+		// A bad setting must not keep the kernel from starting: the
+		// default applies, and the caller says why.
+		def := int64(float64(total) * DefaultMemoryFraction)
+		return def, fmt.Sprintf("default: %.0f%% of the machine's %s, because GOCL_MEMORY_LIMIT=%q is not a size",
+			DefaultMemoryFraction*100, bytesText(total), v), fmt.Errorf("GOCL_MEMORY_LIMIT=%q: %w", v, err)
 	}
 	if n == 0 {
 		return 0, "none (GOCL_MEMORY_LIMIT=" + v + ")", nil
@@ -98,3 +104,6 @@ func machineMemory() int64 {
 	}
 	return 0
 }
+
+// FormatBytes writes n bytes the way users read them: 2 GiB, 512 MiB.
+func FormatBytes(n int64) string { return bytesText(n) }

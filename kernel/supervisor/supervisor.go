@@ -81,9 +81,9 @@ func New(cfg Config) (*Supervisor, error) {
 		}
 		cfg.Exe = exe
 	}
-	limit, _, err := MemoryLimit()
-	if err != nil {
-		return nil, err
+	limit, source, err := MemoryLimit()
+	if err != nil && cfg.Log != nil {
+		cfg.Log.Warn("bad memory limit; the default applies", "err", err, "limit", bytesText(limit), "source", source)
 	}
 	s := &Supervisor{cfg: cfg, limit: limit}
 	p, err := s.start()
