@@ -301,3 +301,38 @@ func TestInterruptDuringWaitGroup(t *testing.T) {
 // doubleInterruptGap is longer than the supervisor's window for a second
 // interrupt (kernel/supervisor doubleInterrupt).
 const doubleInterruptGap = 5500 * time.Millisecond
+
+// TestRestartFreesTheOldEngine restarts the kernel while a statement is
+// stuck in a compiled call: the old engine process is gone, a new one
+// serves, and nothing of the old session is left.
+func TestRestartFreesTheOldEngine(t *testing.T) {
+	k := startKernel(t)
+	k.execute("var wg sync.WaitGroup\nwg.Add(1)\nold := 1", nil)
+	before := enginePIDs(k.cmd.Process.Pid)
+	k.send(k.shell, "execute_request", map[string]any{"code": "wg.Wait()", "silent": false, "store_history": true,
+		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true})
+	time.Sleep(300 * time.Millisecond)
+	r := k.request(k.control, "shutdown_request", map[string]any{"restart": true}, 30*time.Second, false)
+	if c := decode(t, r); c["status"] != "ok" || c["restart"] != true {
+		t.Fatalf("shutdown_reply = %v", c)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(before) == 1 && alive(before[0]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the old engine process %d survived the restart", before[0])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rep, outs := k.execute("old", nil)
+	if rep["status"] != "error" {
+		t.Errorf("a value survived the restart: %v %v", rep, outs)
+	}
+	rep, _ = k.execute("1 + 1", nil)
+	if rep["status"] != "ok" || rep["execution_count"].(float64) != 2 {
+		t.Errorf("after the restart: %v", rep)
+	}
+	if now := enginePIDs(k.cmd.Process.Pid); len(now) != 1 || len(before) != 1 || now[0] == before[0] {
+		t.Errorf("engine before %v, after %v", before, now)
+	}
+	expectEngineGone(t, k)
+}

@@ -106,8 +106,8 @@ func (c crash) explain() (name, value string, evidence []string) {
 			}
 		}
 		start := i
-		if i > 0 && strings.HasPrefix(lines[i-1], "runtime: ") {
-			start = i - 1
+		for start > 0 && i-start < 3 && strings.HasPrefix(lines[start-1], "runtime: ") {
+			start--
 		}
 		switch {
 		case strings.Contains(head, "stack overflow"):
