@@ -29,7 +29,9 @@ func (fakeEngine) Execute(ctx context.Context, code string, sink cellio.Sink) ce
 	}
 	return cellio.Result{Data: cellio.Bundle{"text/plain": "42"}}
 }
-func (fakeEngine) Evaluate(context.Context, string) (cellio.Bundle, *cellio.CellError) { return nil, nil }
+func (fakeEngine) Evaluate(context.Context, string) (cellio.Bundle, *cellio.CellError) {
+	return nil, nil
+}
 func (fakeEngine) Complete(code string, cursor int) ([]string, int, int, map[string]any) {
 	return []string{code + "x"}, 0, cursor, nil
 }
