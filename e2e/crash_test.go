@@ -144,6 +144,12 @@ prog := cl.BuildProgram(ctx, "__kernel void k(__global int *x) { x[get_global_id
 k := prog.Kernel("k")
 k.SetArgs(buf)`, cell: "fmt.Println(\"launching\")\ncl.EnqueueKernel(q, k, []int{64}, nil).Wait()",
 		before: "launching", want: []string{"SIGSEGV", "out of bounds"}},
+	{name: "PinnedHost view after Close", setup: `ctx := cl.CreateSomeContext()
+q := cl.NewQueue(ctx)
+p := cl.NewPinnedHost(q, 64<<20)
+v := p.Bytes()
+p.Close()`, cell: "fmt.Println(\"writing\")\nfor i := range v { v[i] = 1 }",
+		before: "writing", want: []string{"fault", "SIGSEGV", "closed cl.PinnedHost"}},
 }
 
 func TestEngineCrashesAreExplained(t *testing.T) {
@@ -335,4 +341,24 @@ func TestRestartFreesTheOldEngine(t *testing.T) {
 		t.Errorf("engine before %v, after %v", before, now)
 	}
 	expectEngineGone(t, k)
+}
+
+// TestClosingStdoutKeepsOutput closes os.Stdout in a cell: output goes on
+// reaching the cell, a file the cell opens next receives none of it, and the
+// next cell has a working os.Stdout again.
+func TestClosingStdoutKeepsOutput(t *testing.T) {
+	k := startKernel(t)
+	path := filepath.Join(t.TempDir(), "user.txt")
+	rep, outs := k.execute(fmt.Sprintf("os.Stdout.Close()\nfmt.Println(\"still here\")\nf, _ := os.Create(%q)\n"+
+		"fmt.Println(\"after open\")\nf.Close()", path), nil)
+	if rep["status"] != "ok" || stream(t, outs, "stdout") != "still here\nafter open\n" {
+		t.Fatalf("reply %v, outputs %v", rep, outs)
+	}
+	if b, err := os.ReadFile(path); err != nil || len(b) != 0 {
+		t.Errorf("the user's file got %q (%v)", b, err)
+	}
+	rep, outs = k.execute("os.Stdout.WriteString(\"next\\n\")\nfmt.Fprintln(os.Stderr, \"err\")", nil)
+	if rep["status"] != "ok" || stream(t, outs, "stdout") != "next\n" || stream(t, outs, "stderr") != "err\n" {
+		t.Errorf("the next cell's os.Stdout: %v %v", rep, outs)
+	}
 }

@@ -109,6 +109,7 @@ func New(opts Options) (*Engine, error) {
 	if err := startCapture(); err != nil {
 		return nil, err
 	}
+	useOwnStdio()
 	e := &Engine{
 		files:   map[string]string{},
 		imports: map[string]string{},
@@ -119,7 +120,7 @@ func New(opts Options) (*Engine, error) {
 	e.stdin = &stdinReader{}
 	e.in = interp.New(interp.Options{
 		Stdin:        e.stdin,
-		Stdout:       cellStdout,
+		Stdout:       cellWriter{},
 		Stderr:       &stderrFilter{e: e},
 		Env:          os.Environ(),
 		Unrestricted: true,

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellio"
+	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/enginewire"
 )
 
@@ -189,6 +190,7 @@ func (h *Host) execute(ctx context.Context, c *Call) (any, error) {
 			sink.Stream("stderr", blockedWarning)
 		}
 	}
+	engine.RenewStdio() // a cell that closed os.Stdout gets a fresh one next
 	res := h.eng.Execute(ctx, b.Code, sink)
 	reply := enginewire.ExecuteReply{Result: res}
 	if canBlock {

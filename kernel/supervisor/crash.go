@@ -124,6 +124,13 @@ func (c crash) explain() (name, value string, evidence []string) {
 				v += fmt.Sprintf(" (the engine's memory limit is %s; set GOCL_MEMORY_LIMIT to change it)", bytesText(c.limit))
 			}
 			return "EngineCrash", v, trace(start)
+		case head == "fault" || strings.Contains(head, "unexpected fault address"):
+			v := "fatal error: " + head
+			if m := signalLine.FindStringSubmatch(strings.Join(lines[i:min(len(lines), i+3)], "\n")); m != nil {
+				v += " (" + m[1] + " at address " + m[2] + ")"
+			}
+			return "EngineCrash", v + ": Go code used memory that is not mapped any more, e.g. a view (Bytes, Float32s...) " +
+				"of a closed cl.PinnedHost or an unmapped cl.Mapping; drop views when you close", trace(start)
 		case strings.Contains(head, "unexpected signal"):
 			return c.signal(lines, i, trace(i))
 		}
