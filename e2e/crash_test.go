@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -360,5 +361,39 @@ func TestClosingStdoutKeepsOutput(t *testing.T) {
 	rep, outs = k.execute("os.Stdout.WriteString(\"next\\n\")\nfmt.Fprintln(os.Stderr, \"err\")", nil)
 	if rep["status"] != "ok" || stream(t, outs, "stdout") != "next\n" || stream(t, outs, "stderr") != "err\n" {
 		t.Errorf("the next cell's os.Stdout: %v %v", rep, outs)
+	}
+}
+
+// TestRunReportsACrashingCell runs a notebook whose second cell kills the
+// engine: gocl run names the cell and the cause, and the third cell runs in
+// a fresh engine with the first cell's func declared again.
+func TestRunReportsACrashingCell(t *testing.T) {
+	dir := t.TempDir()
+	nb := map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{}, "cells": []any{
+		map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil,
+			"source": "func twice(a int) int { return 2 * a }"},
+		map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil,
+			"source": "var mu sync.Mutex\nmu.Unlock()"},
+		map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil,
+			"source": "twice(21)"},
+	}}
+	raw, _ := json.Marshal(nb)
+	if err := os.WriteFile(filepath.Join(dir, "crash.ipynb"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := goclRun(t, dir, "--allow-errors", "crash.ipynb", "-o", "out.ipynb")
+	if status != 0 {
+		t.Fatalf("gocl run exited %d\n%s\n%s", status, stdout, stderr)
+	}
+	all := stdout + stderr
+	for _, w := range []string{"cell 2 error", "EngineCrash", "unlock of unlocked mutex", "Out[3]: 42"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("gocl run's report lacks %q:\n%s", w, all)
+		}
+	}
+	out := readJSON(t, filepath.Join(dir, "out.ipynb"))
+	cells := out["cells"].([]any)
+	if outs := cells[1].(map[string]any)["outputs"].([]any); len(outs) != 1 || outs[0].(map[string]any)["ename"] != "EngineCrash" {
+		t.Errorf("the crashing cell's outputs: %v", outs)
 	}
 }
