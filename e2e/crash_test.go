@@ -397,3 +397,28 @@ func TestRunReportsACrashingCell(t *testing.T) {
 		t.Errorf("the crashing cell's outputs: %v", outs)
 	}
 }
+
+// TestEngineDiesBetweenCells lets a goroutine of a finished cell kill the
+// engine: a fresh one is started at once, and the next cell says why.
+func TestEngineDiesBetweenCells(t *testing.T) {
+	k := startKernel(t)
+	before := enginePIDs(k.cmd.Process.Pid)
+	rep, _ := k.execute("go func() { time.Sleep(300 * time.Millisecond); var mu sync.Mutex; mu.Unlock() }()", nil)
+	if rep["status"] != "ok" {
+		t.Fatalf("reply %v", rep)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(before) == 1 && alive(before[0]) {
+		if time.Now().After(deadline) {
+			t.Fatal("the engine did not die (hang guard)")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	rep, outs := k.execute("1 + 1", nil)
+	if rep["status"] != "ok" || !strings.Contains(stream(t, outs, "stderr"), "unlock of unlocked mutex") ||
+		!strings.Contains(stream(t, outs, "stderr"), "after the last cell") {
+		t.Errorf("next cell: %v %v", rep, outs)
+	}
+	expectEngineGone(t, k)
+}

@@ -105,6 +105,11 @@ func (c crash) explain() (name, value string, evidence []string) {
 				}
 			}
 		}
+		if head == "" {
+			// Only the start of the headline came through: tell the
+			// cause by the trace.
+			head = causeByTrace(rep)
+		}
 		start := i
 		for start > 0 && i-start < 3 && strings.HasPrefix(lines[start-1], "runtime: ") {
 			start--
@@ -144,12 +149,12 @@ func (c crash) explain() (name, value string, evidence []string) {
 		if j := find("runtime stack:"); j >= 0 && j < i {
 			start = j
 		}
-		switch {
-		case strings.Contains(rep, "runtime.newstack") || strings.Contains(rep, "morestack"):
+		switch causeByTrace(rep) {
+		case "stack overflow":
 			return "EngineCrash", "fatal error: stack overflow: a goroutine's stack passed its limit (unbounded recursion?)", trace(start)
-		case strings.Contains(rep, "maps.fatal") || strings.Contains(rep, "runtime.fatal"):
+		case "concurrent map writes":
 			return "EngineCrash", "fatal error: concurrent map writes: two goroutines used one map at once; guard it with a sync.Mutex or use sync.Map", trace(start)
-		case strings.Contains(rep, "runtime.sysMap") || strings.Contains(rep, "mallocgcLarge") || strings.Contains(rep, "(*mheap).grow"):
+		case "out of memory":
 			v := "fatal error: out of memory: an allocation failed"
 			if c.limit > 0 {
 				v += fmt.Sprintf(" (the engine's memory limit is %s; set GOCL_MEMORY_LIMIT to change it)", bytesText(c.limit))
@@ -201,6 +206,20 @@ func (c crash) fault(line string, evidence []string) (string, string, []string) 
 		}
 	}
 	return "EngineCrash", v, evidence
+}
+
+// causeByTrace tells a fatal error whose headline was lost by the frames
+// of its trace; "" when they tell nothing.
+func causeByTrace(rep string) string {
+	switch {
+	case strings.Contains(rep, "runtime.newstack") || strings.Contains(rep, "morestack"):
+		return "stack overflow"
+	case strings.Contains(rep, "maps.fatal"):
+		return "concurrent map writes"
+	case strings.Contains(rep, "runtime.sysMap") || strings.Contains(rep, "mallocgcLarge") || strings.Contains(rep, "(*mheap).grow"):
+		return "out of memory"
+	}
+	return ""
 }
 
 // signal explains a fatal signal report starting at lines[i].

@@ -19,6 +19,8 @@ func TestExplainNamesTheCause(t *testing.T) {
 			2 << 30, []string{"out of memory", "30 GiB", "2 GiB", "GOCL_MEMORY_LIMIT"}},
 		{"lost headline", "\nruntime stack:\nruntime.throw({0x111827c?, 0x2f9b?})\nruntime.sysMapOS(0x3e6c25800000, 0x780000000)\n\ngoroutine 6 [running]:\nruntime.mallocgcLarge(0x1)\n",
 			1 << 30, []string{"out of memory", "1 GiB"}},
+		{"empty headline", "fatal error: \nfatal error: \nruntime stack:\nruntime.throw({0x111b59a?, 0x20fc?})\nruntime.sysMapOS(0x3f02cc00000, 0x10000000000)\n",
+			1 << 30, []string{"out of memory", "1 GiB"}},
 		{"PoCL kernel", "gocl-fault: SIGSEGV pc=0x7f3a1c0 addr=0x3b9aca000 in /root/.cache/pocl/kcache/AB/CD/k/program.so (_pocl_kernel_k_workgroup)\n",
 			0, []string{"SIGSEGV in /root/.cache/pocl/kcache", "_pocl_kernel_k", "addr=0x3b9aca000", "OpenCL kernel or the driver wrote or read out of bounds"}},
 		{"stdlib goroutine panic", "panic: reader exploded\n\ngoroutine 40 [running]:\nmain.bad.Read()\n",

@@ -95,7 +95,11 @@ func New(cfg Config) (*Supervisor, error) {
 }
 
 func (s *Supervisor) start() (*proc, error) {
-	return startProc(s.cfg.Exe, []string{"--memory-limit", strconv.FormatInt(s.limit, 10)}, nil, s.cfg.Log)
+	p, err := startProc(s.cfg.Exe, []string{"--memory-limit", strconv.FormatInt(s.limit, 10)}, nil, s.cfg.Log)
+	if err == nil {
+		go s.watch(p)
+	}
+	return p, err
 }
 
 // PID is the engine process's id (0 while one is starting).
@@ -143,9 +147,17 @@ func (s *Supervisor) replace(old *proc, why string) {
 		return
 	}
 	s.p = nil
-	s.blocked = false
 	starting := make(chan struct{})
 	s.starting = starting
+	s.mu.Unlock()
+	s.restartInto(starting, old, why)
+}
+
+// restartInto stops old, starts a fresh engine, declares the earlier cells'
+// funcs and types in it, and closes starting once it serves (or failed).
+func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) {
+	s.mu.Lock()
+	s.blocked = false
 	decls := append([]string(nil), s.decls...)
 	s.mu.Unlock()
 	if old != nil {
@@ -252,17 +264,22 @@ func (s *Supervisor) takeNote() string {
 
 // Execute runs one cell in the engine process.
 func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
-	p, err := s.engine()
-	if err != nil {
-		return cellio.Result{Err: &cellio.CellError{Name: "EngineUnavailable", Value: err.Error(),
-			Traceback: []string{"EngineUnavailable: " + err.Error()}}}
+	var p *proc
+	for p == nil {
+		q, err := s.engine()
+		if err != nil {
+			return cellio.Result{Err: &cellio.CellError{Name: "EngineUnavailable", Value: err.Error(),
+				Traceback: []string{"EngineUnavailable: " + err.Error()}}}
+		}
+		s.mu.Lock()
+		if s.p == q { // not replaced meanwhile (watch)
+			p, s.running = q, true
+		}
+		s.mu.Unlock()
 	}
 	if note := s.takeNote(); note != "" {
 		sink.Stream("stderr", note)
 	}
-	s.mu.Lock()
-	s.running = true
-	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		s.running = false
@@ -412,28 +429,7 @@ func isCompileError(e *cellio.CellError) bool {
 // engine is started at once.
 func (s *Supervisor) died(p *proc, sink cellio.Sink, held string) cellio.Result {
 	why := p.killedWhy()
-	if why == killedFrozen {
-		// A runtime crash report may be blocked on the captured stderr
-		// pipe: reading it lets the dying process finish and exit.
-		go p.leftover(2 * time.Second)
-	}
-	select {
-	case <-p.exited:
-	case <-time.After(2 * time.Second):
-		p.kill()
-		<-p.exited
-	}
-	<-p.stderrDone(300 * time.Millisecond)
-	out, errText := p.leftover(100 * time.Millisecond)
-	// The runtime prints a fatal error's headline to fd 2 only (the cell's
-	// captured stderr), the rest also to the crash output: the report is
-	// taken from the captured stderr where it is there.
-	errText, dump := splitCrashReport(held + errText)
-	report := p.report.text()
-	if dump != "" {
-		report = dump + "\n" + report
-	}
-	c := crash{report: report, state: p.exitState(), maps: p.maps.text, frozen: why == killedFrozen, limit: s.limit}
+	c, out, errText := s.postMortem(p, held)
 	if out != "" {
 		sink.Stream("stdout", out)
 	}
@@ -459,6 +455,60 @@ func (s *Supervisor) died(p *proc, sink cellio.Sink, held string) cellio.Result 
 	name, value, evidence := c.explain()
 	value = "the engine process died: " + value
 	return errorResult(name, value, append(evidence, "", lostValues(names)))
+}
+
+// postMortem waits for a dead (or dying) engine process to be reaped and
+// gathers what it left: the crash report, and the output its capture pipes
+// still held, with the part of it that is the report taken out.
+func (s *Supervisor) postMortem(p *proc, held string) (c crash, out, errText string) {
+	why := p.killedWhy()
+	if why == killedFrozen {
+		// A runtime crash report may be blocked on the captured stderr
+		// pipe: reading it lets the dying process finish and exit.
+		go p.leftover(2 * time.Second)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(2 * time.Second):
+		p.kill()
+		<-p.exited
+	}
+	<-p.stderrDone(300 * time.Millisecond)
+	out, errText = p.leftover(100 * time.Millisecond)
+	// The runtime prints a fatal error's headline to fd 2 only (the cell's
+	// captured stderr), the rest also to the crash output: the report is
+	// taken from the captured stderr where it is there.
+	errText, dump := splitCrashReport(held + errText)
+	report := p.report.text()
+	if dump != "" {
+		report = dump + "\n" + report
+	}
+	return crash{report: report, state: p.exitState(), maps: p.maps.text, frozen: why == killedFrozen, limit: s.limit}, out, errText
+}
+
+// watch replaces an engine process that dies while no cell runs (a
+// goroutine of an earlier cell crashed it), and tells the next cell why.
+func (s *Supervisor) watch(p *proc) {
+	<-p.lost
+	s.mu.Lock()
+	idle := !s.running && s.p == p && !s.closed && p.killedWhy() == killedNot
+	if idle {
+		s.p = nil // requests wait for the replacement, which starts below
+		s.starting = make(chan struct{})
+	}
+	starting := s.starting
+	s.mu.Unlock()
+	if !idle {
+		return
+	}
+	c, out, errText := s.postMortem(p, "")
+	_, value, evidence := c.explain()
+	s.mu.Lock()
+	names := append([]string(nil), s.declNames...)
+	s.note += out + errText + "gocl: the engine process died after the last cell ran (a goroutine of an earlier cell?): " +
+		value + "\n" + strings.Join(append(evidence, "", lostValues(names)), "\n") + "\n"
+	s.mu.Unlock()
+	s.restartInto(starting, p, "the engine died between cells")
 }
 
 func lostValues(names []string) string {
