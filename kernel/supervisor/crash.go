@@ -58,7 +58,7 @@ type crash struct {
 }
 
 var (
-	signalLine = regexp.MustCompile(`\[signal (SIG[A-Z]+)[^\]]*?(?:addr=(0x[0-9a-f]+))?[^\]]*?pc=(0x[0-9a-f]+)\]`)
+	signalLine = regexp.MustCompile(`\[signal (SIG[A-Z]+)[^\]]* addr=(0x[0-9a-f]+)[^\]]* pc=(0x[0-9a-f]+)\]`)
 	sigPCLine  = regexp.MustCompile(`(?m)^(SIG[A-Z]+): [^\n]*\nPC=(0x[0-9a-f]+)`)
 	oomBlock   = regexp.MustCompile(`runtime: out of memory: cannot allocate (\d+)-byte block`)
 )
@@ -140,6 +140,18 @@ func (c crash) explain() (name, value string, evidence []string) {
 			return c.signal(lines, i, trace(i))
 		}
 		return "EngineCrash", "fatal error: " + head, trace(start)
+	}
+	if i := find("[signal "); i >= 0 && find("panic: ") < 0 {
+		// A fatal signal whose "fatal error:" headline was lost.
+		if strings.Contains(rep, "runtime.sigpanic") {
+			v := "fatal error: fault"
+			if m := signalLine.FindStringSubmatch(lines[i]); m != nil {
+				v += " (" + m[1] + " at address " + m[2] + ")"
+			}
+			return "EngineCrash", v + ": Go code used memory that is not mapped any more, e.g. a view (Bytes, Float32s...) " +
+				"of a closed cl.PinnedHost or an unmapped cl.Mapping; drop views when you close", trace(i)
+		}
+		return c.signal(lines, i, trace(i))
 	}
 	if i := find("goroutine "); i >= 0 && find("panic: ") < 0 {
 		// The headline was lost (a dying runtime prints it to the captured

@@ -21,6 +21,8 @@ func TestExplainNamesTheCause(t *testing.T) {
 			1 << 30, []string{"out of memory", "1 GiB"}},
 		{"empty headline", "fatal error: \nfatal error: \nruntime stack:\nruntime.throw({0x111b59a?, 0x20fc?})\nruntime.sysMapOS(0x3f02cc00000, 0x10000000000)\n",
 			1 << 30, []string{"out of memory", "1 GiB"}},
+		{"lost fault headline", "[signal SIGSEGV: segmentation violation code=0x1 addr=0x7fee2bfff080 pc=0x49eda6]\n\ngoroutine 26 [running]:\nruntime.throw({0x10fab1a?})\nruntime.sigpanic()\nruntime.memmove()\n",
+			0, []string{"fault", "SIGSEGV at address 0x7fee2bfff080", "closed cl.PinnedHost"}},
 		{"PoCL kernel", "gocl-fault: SIGSEGV pc=0x7f3a1c0 addr=0x3b9aca000 in /root/.cache/pocl/kcache/AB/CD/k/program.so (_pocl_kernel_k_workgroup)\n",
 			0, []string{"SIGSEGV in /root/.cache/pocl/kcache", "_pocl_kernel_k", "addr=0x3b9aca000", "OpenCL kernel or the driver wrote or read out of bounds"}},
 		{"stdlib goroutine panic", "panic: reader exploded\n\ngoroutine 40 [running]:\nmain.bad.Read()\n",
@@ -67,5 +69,16 @@ func TestSplitCrashReportKeepsTheCellsOutput(t *testing.T) {
 	}
 	if got := stripMarkers("a\x00\x1bgocl-drain:12\x00b"); got != "ab" {
 		t.Errorf("stripMarkers = %q", got)
+	}
+}
+
+func TestCutAgainstFindsAReportThatLostItsHead(t *testing.T) {
+	report := "panic: reader exploded [recovered, repanicked]\n\ngoroutine 14 [running]:\nmain.f()\n"
+	out, rest := cutAgainst("posting done\nreader exploded [recovered, repanicked]\n\ngoroutine 14 [running]:\n", report)
+	if out != "posting done\n" || !strings.HasPrefix(rest, "reader exploded") {
+		t.Errorf("cut = %q, %q", out, rest)
+	}
+	if out, rest := cutAgainst("just output\n", report); out != "just output\n" || rest != "" {
+		t.Errorf("cut of output = %q, %q", out, rest)
 	}
 }

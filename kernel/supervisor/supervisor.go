@@ -50,7 +50,8 @@ const (
 	// process is killed.
 	stopGrace = time.Second
 	// heldFor is how long stderr text that looks like a crash report waits
-	// for the engine to die before it is shown as the cell's output.
+	// for the engine to die before it is shown as the cell's output (once
+	// the engine answered a ping sent after it came).
 	heldFor = time.Second
 )
 
@@ -388,11 +389,12 @@ func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink)
 				p.setKilled(killedFrozen)
 				return s.died(p, sink, held)
 			}
-			if held != "" && time.Since(heldAt) > heldFor {
+		case _, ok := <-pong:
+			if ok && held != "" && pingSent.After(heldAt) && time.Since(heldAt) > heldFor {
+				// The engine answered after the text came: it is not
+				// dying, so the text is the cell's own.
 				release()
 			}
-		case _, ok := <-pong:
-			_ = ok
 			pong = nil
 		}
 	}
@@ -478,8 +480,13 @@ func (s *Supervisor) postMortem(p *proc, held string) (c crash, out, errText str
 	// The runtime prints a fatal error's headline to fd 2 only (the cell's
 	// captured stderr), the rest also to the crash output: the report is
 	// taken from the captured stderr where it is there.
-	errText, dump := splitCrashReport(held + errText)
 	report := p.report.text()
+	errText, dump := splitCrashReport(held + errText)
+	if dump == "" {
+		// The headline may be lost (read by the engine just before it
+		// froze): the rest of the report is what the crash output also got.
+		errText, dump = cutAgainst(errText, report)
+	}
 	if dump != "" {
 		report = dump + "\n" + report
 	}
@@ -539,6 +546,22 @@ func splitCrashReport(s string) (output, report string) {
 		}
 	}
 	return s[:best], s[best:]
+}
+
+// cutAgainst splits s at its first line that is also in the crash report:
+// from there on it is the report, not the cell's output.
+func cutAgainst(s, report string) (output, rest string) {
+	if report == "" {
+		return s, ""
+	}
+	off := 0
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if t := strings.TrimSpace(l); len(t) >= 8 && strings.Contains(report, t) {
+			return s[:off], s[off:]
+		}
+		off += len(l)
+	}
+	return s, ""
 }
 
 // Evaluate answers one user_expression.
