@@ -44,6 +44,9 @@ func Main(args []string, stderr io.Writer) int {
 	if *limit > 0 {
 		applyMemoryLimit(*limit, stderr)
 	}
+	// Should the system run out of memory anyway, its killer takes the
+	// engine (which the kernel replaces), not the kernel or the notebook server.
+	_ = os.WriteFile("/proc/self/oom_score_adj", []byte("500"), 0)
 	fc, err := net.FileConn(os.NewFile(supervisorFD, "supervisor"))
 	if err != nil {
 		fmt.Fprintf(stderr, "gocl engine: fd 3 is not the supervisor's socket: %v\n", err)

@@ -166,6 +166,8 @@ func (c crash) explain() (name, value string, evidence []string) {
 			return "EngineCrash", "fatal error: stack overflow: a goroutine's stack passed its limit (unbounded recursion?)", trace(start)
 		case "concurrent map writes":
 			return "EngineCrash", "fatal error: concurrent map writes: two goroutines used one map at once; guard it with a sync.Mutex or use sync.Map", trace(start)
+		case "a misuse of package sync (unlock of an unlocked Mutex or RWMutex, or the like)":
+			return "EngineCrash", "fatal error: " + causeByTrace(rep), trace(start)
 		case "out of memory":
 			v := "fatal error: out of memory: an allocation failed"
 			if c.limit > 0 {
@@ -194,6 +196,9 @@ func (c crash) explain() (name, value string, evidence []string) {
 			case ws.Signaled():
 				return "EngineCrash", fmt.Sprintf("the engine process died of %s in C code, which left no report "+
 					"(an OpenCL kernel, a driver or a C library)", signalName(ws.Signal())), nil
+			case ws.Exited() && ws.ExitStatus() == 2:
+				return "EngineCrash", "the engine process exited with status 2, as the Go runtime does after a fatal error " +
+					"or an unrecovered panic, and its report was lost; os.Exit(2) in compiled code does the same", nil
 			case ws.Exited():
 				return "EngineCrash", fmt.Sprintf("the engine process exited with status %d: compiled code called os.Exit(%d) "+
 					"or C code called exit (log.Fatal does too)", ws.ExitStatus(), ws.ExitStatus()), nil
@@ -230,6 +235,8 @@ func causeByTrace(rep string) string {
 		return "concurrent map writes"
 	case strings.Contains(rep, "runtime.sysMap") || strings.Contains(rep, "mallocgcLarge") || strings.Contains(rep, "(*mheap).grow"):
 		return "out of memory"
+	case strings.Contains(rep, "internal/sync.fatal") || strings.Contains(rep, "sync.fatal("):
+		return "a misuse of package sync (unlock of an unlocked Mutex or RWMutex, or the like)"
 	}
 	return ""
 }

@@ -23,6 +23,8 @@ func TestExplainNamesTheCause(t *testing.T) {
 			1 << 30, []string{"out of memory", "1 GiB"}},
 		{"lost fault headline", "[signal SIGSEGV: segmentation violation code=0x1 addr=0x7fee2bfff080 pc=0x49eda6]\n\ngoroutine 26 [running]:\nruntime.throw({0x10fab1a?})\nruntime.sigpanic()\nruntime.memmove()\n",
 			0, []string{"fault", "SIGSEGV at address 0x7fee2bfff080", "closed cl.PinnedHost"}},
+		{"sync misuse, headline lost", "\ngoroutine 22 [running]:\ninternal/sync.fatal({0x1128a4a?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1191 +0x18\n",
+			0, []string{"misuse of package sync", "internal/sync.fatal"}},
 		{"PoCL kernel", "gocl-fault: SIGSEGV pc=0x7f3a1c0 addr=0x3b9aca000 in /root/.cache/pocl/kcache/AB/CD/k/program.so (_pocl_kernel_k_workgroup)\n",
 			0, []string{"SIGSEGV in /root/.cache/pocl/kcache", "_pocl_kernel_k", "addr=0x3b9aca000", "OpenCL kernel or the driver wrote or read out of bounds"}},
 		{"stdlib goroutine panic", "panic: reader exploded\n\ngoroutine 40 [running]:\nmain.bad.Read()\n",

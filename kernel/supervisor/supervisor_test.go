@@ -64,3 +64,17 @@ func TestOutOfMemoryUnderALimitIsReported(t *testing.T) {
 		t.Fatalf("result %q\n%s\noutput %q", res.Err.Value, strings.Join(res.Err.Traceback, "\n"), sink)
 	}
 }
+
+func TestUnlockOfUnlockedMutexIsReported(t *testing.T) {
+	s := newSupervisor(t)
+	for i := 0; i < 5; i++ {
+		sink := &recSink{}
+		res := s.Execute(context.Background(), "var mu sync.Mutex\nmu.Unlock()", sink)
+		if res.Err == nil || !strings.Contains(res.Err.Value, "unlock of unlocked mutex") {
+			t.Fatalf("run %d: result %q\n%s\noutput %q", i, res.Err.Value, strings.Join(res.Err.Traceback, "\n"), sink)
+		}
+		if sink.String() != "" {
+			t.Errorf("run %d: output %q", i, sink)
+		}
+	}
+}
