@@ -319,13 +319,23 @@ func TestRestartFreesTheOldEngine(t *testing.T) {
 	k := startKernel(t)
 	k.execute("var wg sync.WaitGroup\nwg.Add(1)\nold := 1", nil)
 	before := enginePIDs(k.cmd.Process.Pid)
-	k.send(k.shell, "execute_request", map[string]any{"code": "wg.Wait()", "silent": false, "store_history": true,
+	stuck := k.send(k.shell, "execute_request", map[string]any{"code": "wg.Wait()", "silent": false, "store_history": true,
 		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true})
 	time.Sleep(300 * time.Millisecond)
 	r := k.request(k.control, "shutdown_request", map[string]any{"restart": true}, 30*time.Second, false)
 	if c := decode(t, r); c["status"] != "ok" || c["restart"] != true {
 		t.Fatalf("shutdown_reply = %v", c)
 	}
+	for { // the stuck cell ends (interrupted by the restart) before the next one is sent
+		m := k.recv(k.shell, 30*time.Second)
+		if m == nil {
+			t.Fatal("the stuck cell got no reply after the restart")
+		}
+		if m.ParentHeader != nil && m.ParentHeader.MsgID == stuck {
+			break
+		}
+	}
+	k.waitIdle(stuck, 10*time.Second)
 	deadline := time.Now().Add(5 * time.Second)
 	for len(before) == 1 && alive(before[0]) {
 		if time.Now().After(deadline) {
