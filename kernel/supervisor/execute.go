@@ -309,4 +309,3 @@ func cutAgainst(s, report string) (output, rest string) {
 	}
 	return s, ""
 }
-
