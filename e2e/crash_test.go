@@ -435,3 +435,33 @@ func TestEngineDiesBetweenCells(t *testing.T) {
 	}
 	expectEngineGone(t, k)
 }
+
+// TestDoubleInterruptOfALoopKeepsValues interrupts an interpreted loop twice
+// in quick succession (a double click): the loop stops, and since no
+// statement was stuck, the engine and its values stay.
+func TestDoubleInterruptOfALoopKeepsValues(t *testing.T) {
+	k := startKernel(t)
+	k.execute("kept := 3", nil)
+	before := enginePIDs(k.cmd.Process.Pid)
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		time.Sleep(400 * time.Millisecond)
+		k.send(k.control, "interrupt_request", map[string]any{})
+		time.Sleep(30 * time.Millisecond)
+		k.send(k.control, "interrupt_request", map[string]any{})
+	}()
+	rep, _ := k.execute("for {}", nil)
+	<-sent
+	if rep["ename"] != "Interrupted" {
+		t.Fatalf("reply %v", rep)
+	}
+	rep, outs := k.execute("kept", nil)
+	res := ofType(outs, "execute_result")
+	if rep["status"] != "ok" || len(res) != 1 || decode(t, res[0])["data"].(map[string]any)["text/plain"] != "3" {
+		t.Errorf("values lost after a double interrupt: %v %v", rep, outs)
+	}
+	if now := enginePIDs(k.cmd.Process.Pid); len(now) != 1 || len(before) != 1 || now[0] != before[0] {
+		t.Errorf("engine before %v, after %v: want it kept", before, now)
+	}
+}

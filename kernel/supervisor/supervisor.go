@@ -42,6 +42,9 @@ const (
 	// doubleInterrupt is how close two interrupts must be to replace an
 	// engine whose statement is stuck.
 	doubleInterrupt = 5 * time.Second
+	// stuckAfter is how long a cell may take to stop after an interrupt
+	// before a second interrupt counts it as stuck.
+	stuckAfter = time.Second
 	// pingEvery and frozenAfter detect an engine that stopped answering
 	// (a Go crash report blocked on a pipe, a frozen process).
 	pingEvery   = time.Second
@@ -229,10 +232,15 @@ func (s *Supervisor) Close() error {
 func (s *Supervisor) Interrupt() {
 	now := time.Now()
 	s.mu.Lock()
-	second := !s.lastInterrupt.IsZero() && now.Sub(s.lastInterrupt) < doubleInterrupt
+	since := now.Sub(s.lastInterrupt)
+	second := !s.lastInterrupt.IsZero() && since < doubleInterrupt
 	s.lastInterrupt = now
 	p := s.p
-	stuck := s.running || s.blocked
+	// Stuck: the engine says a statement did not stop, or the cell still
+	// runs a while after the first interrupt (a double click on the
+	// interrupt button while interpreted code stops must not cost the
+	// session).
+	stuck := s.blocked || (s.running && since >= stuckAfter)
 	s.mu.Unlock()
 	if !second || !stuck || p == nil {
 		return
