@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // MemFlag is a buffer flag (CL_MEM_*); combine them with |.
@@ -66,11 +67,18 @@ type Buffer struct {
 	hostPin  *runtime.Pinner
 	host     any
 	inflight []*eventState // commands that may use the UseHostPtr slice
+	// For a sub-buffer: the buffer it was taken from, and where.
+	parent *Buffer
+	origin int64
 }
 
 // use records a command that may touch a UseHostPtr buffer's slice until it
 // settles.
 func (b *Buffer) use(st *eventState) {
+	if b.parent != nil {
+		b.parent.use(st)
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.hostPin == nil {
@@ -141,7 +149,9 @@ func newBuffer(call string, ctx *Context, flags MemFlag, h hostMem) *Buffer {
 		b.host = h.value
 	}
 	var rc C.cl_int
+	start := time.Now()
 	id := C.clCreateBuffer(cid, C.cl_mem_flags(flags), C.size_t(h.bytes), h.ptr, &rc)
+	traceCall(call, start)
 	runtime.KeepAlive(h.value)
 	runtime.KeepAlive(ctx)
 	if rc != C.CL_SUCCESS {
@@ -193,6 +203,9 @@ func (b *Buffer) Context() *Context { return b.ctx }
 // String describes the buffer.
 func (b *Buffer) String() string {
 	s := fmt.Sprintf("cl.Buffer %s (%d bytes), %s", formatBytes(b.size), b.size, b.flags)
+	if b.parent != nil {
+		s = fmt.Sprintf("cl.Buffer %s (%d bytes at offset %d of a %s buffer), %s", formatBytes(b.size), b.size, b.origin, formatBytes(b.parent.size), b.flags)
+	}
 	if b.released() {
 		s += " (released)"
 	}
@@ -205,6 +218,7 @@ func (b *Buffer) Release() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.id != nil {
+		defer traceCall("clReleaseMemObject", time.Now())
 		C.clReleaseMemObject(b.id)
 		b.id = nil
 	}
@@ -237,6 +251,9 @@ func (b *Buffer) handle(call string) C.cl_mem {
 	defer b.mu.Unlock()
 	if b.id == nil {
 		refuse(call, "CL_INVALID_MEM_OBJECT", "the buffer was released", "create a new one")
+	}
+	if b.parent != nil && b.parent.released() {
+		refuse(call, "CL_INVALID_MEM_OBJECT", "the sub-buffer's parent buffer was released", "keep the parent until its sub-buffers are done")
 	}
 	return b.id
 }

@@ -23,6 +23,12 @@ func (e *Event) Card() viz.CopyCard {
 	}
 	if p, ok := e.tryProfile(); ok {
 		c.DeviceTime = timeDiff(p[2], p[3])
+		if p[0] > 0 && p[1] >= p[0] && p[2] >= p[1] {
+			c.Stages, c.QueuedWait, c.SubmitWait = true, timeDiff(p[0], p[1]), timeDiff(p[1], p[2])
+		}
+	}
+	if k := e.info.kernel; k != nil {
+		c.Kernel, c.Global, c.Local, c.Offset = k.name, k.global, k.local, k.offset
 	}
 	return c
 }

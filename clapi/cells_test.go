@@ -178,4 +178,8 @@ func TestPlatformsCell(t *testing.T) {
 	if html, _ := r.Data["text/html"].(string); !strings.Contains(html, "compute units") {
 		t.Fatalf("device is not a table: %v", r.Data)
 	}
+	r, _ = run(t, e, `cl.Platforms()[0].Devices()`)
+	if html, _ := r.Data["text/html"].(string); !strings.Contains(html, "OpenCL devices") || !strings.Contains(html, "<table") {
+		t.Fatalf("a platform's devices are not a table: %v", r.Data)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Context is an OpenCL context over one or more devices of one platform.
@@ -40,6 +41,7 @@ func NewContext(devices ...*Device) *Context {
 		ids[i] = d.id
 	}
 	var rc C.cl_int
+	defer traceCall(call, time.Now())
 	id := C.clCreateContext(nil, C.cl_uint(len(ids)), &ids[0], nil, nil, &rc)
 	if rc != C.CL_SUCCESS {
 		fail(call, int(rc), "creating a context on "+devices[0].Name)

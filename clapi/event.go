@@ -77,7 +77,11 @@ func (s *eventState) settled() bool {
 
 // eventInfo describes the command behind an event, for cards and timelines.
 type eventInfo struct {
-	command     string
+	command     string // what the command is: the enqueue call, or "kernel NAME"
+	api         string // the OpenCL call when it differs from command (kernels)
+	kernel      *launch
+	tid         int  // the host thread that made the call
+	internal    bool // enqueued by gocl itself (clock calibration): not recorded
 	direction   string
 	hostMemory  string
 	bytes       int64
@@ -108,7 +112,13 @@ type Event struct {
 // a completion callback: on NVIDIA registering one costs about 7 us a
 // command, half the time of a small blocking copy.
 func newEvent(q *Queue, id C.cl_event, st *eventState, info eventInfo) *Event {
+	if info.tid == 0 {
+		info.tid = recordingTid()
+	}
 	e := &Event{id: id, st: st, queue: q, ctx: q.ctx, info: info}
+	if !info.internal {
+		defer recordEvent(e)
+	}
 	var s C.cl_int
 	switch {
 	case !info.nonBlocking && C.clGetEventInfo(id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS &&
@@ -162,13 +172,14 @@ func NewUserEvent(ctx *Context) *Event {
 	const call = "clCreateUserEvent"
 	cid := ctx.handle(call)
 	var rc C.cl_int
+	defer traceCall(call, time.Now())
 	id := C.clCreateUserEvent(cid, &rc)
 	runtime.KeepAlive(ctx)
 	if rc != C.CL_SUCCESS {
 		fail(call, int(rc), "")
 	}
 	st := newEventState()
-	e := &Event{id: id, st: st, ctx: ctx, user: true, info: eventInfo{command: "user event", start: time.Now(), ret: time.Now()}}
+	e := &Event{id: id, st: st, ctx: ctx, user: true, info: eventInfo{command: "user event", start: time.Now(), ret: time.Now(), tid: recordingTid()}}
 	watch(id, st)
 	runtime.SetFinalizer(e, func(e *Event) { releaseLater(e.Release) })
 	return e
@@ -201,6 +212,7 @@ func (e *Event) setUserStatus(s C.cl_int) {
 	if again {
 		refuse(call, "CL_INVALID_OPERATION", "the user event's status was already set", "a user event completes (or fails) once; make a new one")
 	}
+	defer traceCall(call, time.Now())
 	rc := C.clSetUserEventStatus(id, s)
 	runtime.KeepAlive(e)
 	if rc != C.CL_SUCCESS {
@@ -220,6 +232,7 @@ func (e *Event) Done() <-chan struct{} { return e.st.done }
 // interrupted; the command itself goes on, and Go memory it uses stays
 // pinned until it ends. A command that failed panics with its status.
 func (e *Event) Wait() {
+	defer traceCall("clWaitForEvents", time.Now())
 	if err := e.wait(); err != nil {
 		panic(err)
 	}

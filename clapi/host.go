@@ -12,6 +12,7 @@ import (
 const (
 	memPageable = "pageable" // an ordinary Go slice
 	memPinned   = "pinned"   // memory mapped from an AllocHostPtr buffer
+	memMapped   = "mapped"   // a device buffer mapped for the host
 )
 
 // hostMem is a checked view of host memory passed to an enqueue call.
@@ -77,6 +78,9 @@ func hostOf(call string, v any) (h hostMem, ok bool) {
 	h = hostMem{ptr: p, bytes: int64(n) * int64(elem), elem: int64(elem), kind: memPageable, typ: fmt.Sprintf("%T", v), value: v}
 	if r := regions.find(call, p, h.bytes); r != nil {
 		h.kind, h.region = memPinned, r
+		if r.owner == "cl.SVM" {
+			h.kind = memSVM
+		}
 	}
 	return h, true
 }

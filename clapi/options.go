@@ -10,6 +10,7 @@ type Option struct {
 	kind   optKind
 	n      int
 	events []*Event
+	dims   []int
 }
 
 type optKind int
@@ -24,9 +25,10 @@ const (
 	optOffset
 	optToHost
 	optContentUndefined
+	optGlobalOffset
 )
 
-var optNames = [...]string{"", "NonBlocking", "WaitFor", "SrcOffset", "DstOffset", "ByteCount", "Offset", "ToHost", "ContentUndefined"}
+var optNames = [...]string{"", "NonBlocking", "WaitFor", "SrcOffset", "DstOffset", "ByteCount", "Offset", "ToHost", "ContentUndefined", "GlobalOffset"}
 
 // NonBlocking makes an enqueue call return without waiting for the command.
 // The returned *Event tells when it is done; Go memory it reads or writes is
@@ -51,6 +53,11 @@ func DstOffset(bytes int) Option { return Option{kind: optDstOffset, n: bytes} }
 // ByteCount limits a copy, fill or map to n bytes.
 func ByteCount(n int) Option { return Option{kind: optByteCount, n: n} }
 
+// GlobalOffset starts a kernel's global IDs at these offsets, one per
+// dimension (the global_work_offset of clEnqueueNDRangeKernel, PyOpenCL's
+// global_offset): get_global_id(0) then runs from offsets[0].
+func GlobalOffset(offsets ...int) Option { return Option{kind: optGlobalOffset, dims: offsets} }
+
 // Offset starts a fill or map at this byte offset in the buffer.
 func Offset(bytes int) Option { return Option{kind: optOffset, n: bytes} }
 
@@ -61,6 +68,8 @@ func (o Option) String() string {
 		return fmt.Sprintf("cl.WaitFor(%d events)", len(o.events))
 	case optSrcOffset, optDstOffset, optByteCount, optOffset:
 		return fmt.Sprintf("cl.%s(%d)", optNames[o.kind], o.n)
+	case optGlobalOffset:
+		return fmt.Sprintf("cl.GlobalOffset%v", o.dims)
 	case optNone:
 		return "cl.Option{} (empty)"
 	}
@@ -75,6 +84,7 @@ type options struct {
 	off              int64
 	count            int64 // -1: not given
 	toHost, undefine bool
+	offset           []int // global work offset
 }
 
 // parseOptions checks that every option is one call accepts.
@@ -115,6 +125,13 @@ func parseOptions(call string, opts []Option, allowed ...optKind) options {
 			o.toHost = true
 		case optContentUndefined:
 			o.undefine = true
+		case optGlobalOffset:
+			for _, d := range op.dims {
+				if d < 0 {
+					refuse(call, "CL_INVALID_VALUE", fmt.Sprintf("%s has a negative offset", op), "global offsets are >= 0")
+				}
+			}
+			o.offset = append([]int(nil), op.dims...)
 		}
 	}
 	return o

@@ -37,14 +37,20 @@ type Mapping struct {
 	ev    *Event
 	views bool // a view was handed out
 	done  bool
+	flags MapFlag
 }
 
 // EnqueueMap maps a buffer (or, with Offset and ByteCount, part of it) into
-// host memory and waits until the mapping is ready. Options: Offset,
-// ByteCount, WaitFor.
+// host memory (clEnqueueMapBuffer, PyOpenCL's enqueue_map_buffer). With
+// cl.MapRead the map moves the device's data to the host (device→host);
+// with cl.MapWrite the host's writes go back to the device when the mapping
+// is unmapped (host→device); cl.MapWriteInvalidate skips the first move.
+// It waits until the mapping is ready unless NonBlocking is given; then the
+// views wait for the map command themselves. Options: Offset, ByteCount,
+// WaitFor, NonBlocking.
 func EnqueueMap(q *Queue, b *Buffer, flags MapFlag, opts ...Option) *Mapping {
 	const call = "clEnqueueMapBuffer"
-	o := parseOptions(call, opts, optOffset, optByteCount, optWaitFor)
+	o := parseOptions(call, opts, optOffset, optByteCount, optWaitFor, optNonBlocking)
 	return mapBuffer(call, q, b, flags, o, "cl.Mapping")
 }
 
@@ -59,10 +65,14 @@ func mapBuffer(call string, q *Queue, b *Buffer, flags MapFlag, o options, owner
 	}
 	n := span(call, "buffer", o.off, o.count, b.size)
 	wl := waitList(call, q.ctx, o.waitFor)
+	blocking := C.cl_bool(C.CL_TRUE)
+	if o.nonBlocking {
+		blocking = C.CL_FALSE
+	}
 	var ev C.cl_event
 	var rc C.cl_int
 	start := time.Now()
-	p := C.clEnqueueMapBuffer(qid, mid, C.CL_TRUE, C.cl_map_flags(flags), C.size_t(o.off), C.size_t(n), C.cl_uint(len(wl)), firstEvent(wl), &ev, &rc)
+	p := C.clEnqueueMapBuffer(qid, mid, blocking, C.cl_map_flags(flags), C.size_t(o.off), C.size_t(n), C.cl_uint(len(wl)), firstEvent(wl), &ev, &rc)
 	ret := time.Now()
 	runtime.KeepAlive(q)
 	runtime.KeepAlive(b)
@@ -73,8 +83,16 @@ func mapBuffer(call string, q *Queue, b *Buffer, flags MapFlag, o options, owner
 	if p == nil {
 		fail(call, int(C.CL_MAP_FAILURE), "the runtime returned a NULL mapping")
 	}
-	m := &Mapping{q: q, buf: b, r: &region{ptr: p, bytes: n, owner: owner}}
-	m.ev = newEvent(q, ev, newEventState(), eventInfo{command: call, hostMemory: memPinned, bytes: n, start: start, ret: ret})
+	mem := memMapped
+	if owner == "cl.PinnedHost" {
+		mem = memPinned
+	}
+	dir := DeviceToHost
+	if flags&MapRead == 0 {
+		dir = "for host writes"
+	}
+	m := &Mapping{q: q, buf: b, r: &region{ptr: p, bytes: n, owner: owner}, flags: flags}
+	m.ev = newEvent(q, ev, newEventState(), eventInfo{command: call, direction: dir, hostMemory: mem, bytes: n, nonBlocking: o.nonBlocking, start: start, ret: ret})
 	regions.add(m.r)
 	return m
 }
@@ -130,6 +148,11 @@ func (m *Mapping) view(name string, elem int64) (unsafe.Pointer, int) {
 	if m.done {
 		refuse(call, "CL_INVALID_OPERATION", "the "+m.r.owner+" was closed", "create a new one")
 	}
+	if ev := m.ev; ev != nil && ev.info.nonBlocking {
+		m.mu.Unlock()
+		ev.Wait() // a non-blocking map: the memory is the host's once the command is done
+		m.mu.Lock()
+	}
 	if uintptr(m.r.ptr)%uintptr(elem) != 0 {
 		refuse(call, "CL_INVALID_OPERATION", fmt.Sprintf("the mapping is not %d-byte aligned", elem), "map at an offset that is a multiple of the element size")
 	}
@@ -141,10 +164,13 @@ func (m *Mapping) view(name string, elem int64) (unsafe.Pointer, int) {
 }
 
 // Unmap waits for commands that still use the mapped memory, unmaps it and
-// waits for the unmap to finish. Views must not be used afterwards. Unmap
-// is idempotent; it returns nil when there was nothing left to unmap.
-func (m *Mapping) Unmap() *Event {
+// waits for the unmap to finish (with cl.NonBlocking: returns at once; the
+// event says when the host's writes have reached the buffer). Views must
+// not be used afterwards. Unmap is idempotent; it returns nil when there
+// was nothing left to unmap.
+func (m *Mapping) Unmap(opts ...Option) *Event {
 	const call = "clEnqueueUnmapMemObject"
+	o := parseOptions(call, opts, optNonBlocking)
 	m.mu.Lock()
 	if m.done {
 		m.mu.Unlock()
@@ -172,8 +198,17 @@ func (m *Mapping) Unmap() *Event {
 	if rc != C.CL_SUCCESS {
 		fail(call, int(rc), "")
 	}
-	e := newEvent(m.q, ev, newEventState(), eventInfo{command: call, hostMemory: memPinned, bytes: m.r.bytes, start: start, ret: ret})
-	e.finishBlocking()
+	mem, dir := memMapped, ""
+	if m.r.owner == "cl.PinnedHost" {
+		mem = memPinned
+	}
+	if m.flags&(MapWrite|MapWriteInvalidate) != 0 {
+		dir = HostToDevice
+	}
+	e := newEvent(m.q, ev, newEventState(), eventInfo{command: call, direction: dir, hostMemory: mem, bytes: m.r.bytes, nonBlocking: o.nonBlocking, start: start, ret: ret})
+	if !o.nonBlocking {
+		e.finishBlocking()
+	}
 	return e
 }
 

@@ -52,6 +52,8 @@ type Device struct {
 	MaxWorkGroup    int           // CL_DEVICE_MAX_WORK_GROUP_SIZE
 	UnifiedMemory   bool          // CL_DEVICE_HOST_UNIFIED_MEMORY: device and host share memory
 	TimerResolution time.Duration // CL_DEVICE_PROFILING_TIMER_RESOLUTION
+	BaseAlignBytes  int           // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer offsets must be multiples of it
+	SVM             Flags         // CL_DEVICE_SVM_CAPABILITIES; Value 0 when the device has no shared virtual memory
 	Extensions      string        // space-separated extension names
 	// NVAttributes is true when the device has cl_nv_device_attribute_query;
 	// only then are GPUOverlapNV and AsyncEngineCountNV meaningful.
@@ -90,9 +92,36 @@ func Platforms() PlatformList {
 	return out
 }
 
+// DeviceList is what [Platform.Devices] returns; in a cell it shows as a
+// table, one row per device.
+type DeviceList []*Device
+
+// String lists the devices, one per line.
+func (l DeviceList) String() string {
+	if len(l) == 0 {
+		return "no devices"
+	}
+	var b strings.Builder
+	for _, d := range l {
+		fmt.Fprintf(&b, "device %d:%d: %s (%s, %s, %s global, %d compute units)\n",
+			d.Platform.Index, d.Index, d.Name, d.Type, d.Version, formatBytes(d.GlobalMemBytes), d.ComputeUnits)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// HTML renders the devices as one table.
+func (l DeviceList) HTML() string {
+	var rows [][]string
+	for _, d := range l {
+		rows = append(rows, []string{fmt.Sprintf("%d:%d", d.Platform.Index, d.Index), d.Name, d.Type, d.Version,
+			formatBytes(d.GlobalMemBytes), formatBytes(d.MaxAllocBytes), strconv.Itoa(d.ComputeUnits), yesNo(d.UnifiedMemory), svmText(d.SVM)})
+	}
+	return viz.TableHTML("OpenCL devices", []string{"GOCL_CTX", "device", "type", "version", "global memory", "max allocation", "compute units", "unified memory", "SVM"}, rows)
+}
+
 // Devices lists the platform's devices of every type. A platform with no
 // device gives an empty list.
-func (p *Platform) Devices() []*Device {
+func (p *Platform) Devices() DeviceList {
 	var n C.cl_uint
 	rc := C.clGetDeviceIDs(p.id, C.CL_DEVICE_TYPE_ALL, 0, nil, &n)
 	if rc == C.CL_DEVICE_NOT_FOUND || (rc == C.CL_SUCCESS && n == 0) {
@@ -150,6 +179,11 @@ func newDevice(p *Platform, index int, id C.cl_device_id) *Device {
 	d.MaxWorkGroup = int(deviceSize(id, C.CL_DEVICE_MAX_WORK_GROUP_SIZE))
 	d.UnifiedMemory = deviceUint(id, C.CL_DEVICE_HOST_UNIFIED_MEMORY) != 0
 	d.TimerResolution = time.Duration(deviceSize(id, C.CL_DEVICE_PROFILING_TIMER_RESOLUTION))
+	d.BaseAlignBytes = int(deviceUint(id, C.CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8)
+	d.SVM = Flags{names: svmCaps}
+	if d.AtLeast(2, 0) {
+		d.SVM.Value = uint64(deviceUlong(id, C.CL_DEVICE_SVM_CAPABILITIES))
+	}
 	if d.HasExtension("cl_nv_device_attribute_query") {
 		d.NVAttributes = true
 		d.GPUOverlapNV = deviceUint(id, C.CL_DEVICE_GPU_OVERLAP_NV) != 0
@@ -200,6 +234,7 @@ func (d *Device) rows() [][]string {
 		{"compute units", strconv.Itoa(d.ComputeUnits)},
 		{"unified host memory", yesNo(d.UnifiedMemory)},
 		{"timer resolution", d.TimerResolution.String()},
+		{"shared virtual memory", svmText(d.SVM)},
 	}
 	if d.NVAttributes {
 		rows = append(rows,
@@ -329,6 +364,13 @@ func formatBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+func svmText(f Flags) string {
+	if f.Value == 0 {
+		return "none"
+	}
+	return f.String()
 }
 
 func yesNo(b bool) string {

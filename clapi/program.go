@@ -33,7 +33,9 @@ func BuildProgram(ctx *Context, source, options string) *Program {
 	src := C.CString(source)
 	defer C.free(unsafe.Pointer(src))
 	var rc C.cl_int
+	createStart := time.Now()
 	id := C.clCreateProgramWithSource(cid, 1, &src, nil, &rc)
+	traceCall(call, createStart)
 	runtime.KeepAlive(ctx)
 	if rc != C.CL_SUCCESS {
 		fail(call, int(rc), "")
@@ -43,7 +45,9 @@ func BuildProgram(ctx *Context, source, options string) *Program {
 	call = "clBuildProgram"
 	opts := C.CString(withArgInfo(options))
 	defer C.free(unsafe.Pointer(opts))
+	buildStart := time.Now()
 	rc = C.clBuildProgram(id, 0, nil, opts, nil, nil)
+	traceCall(call, buildStart)
 	if rc != C.CL_SUCCESS {
 		detail := "the build failed"
 		if options != "" {
@@ -104,6 +108,7 @@ func (p *Program) Kernel(name string) *Kernel {
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	var rc C.cl_int
+	defer traceCall(call, time.Now())
 	kid := C.clCreateKernel(id, cname, &rc)
 	runtime.KeepAlive(p)
 	if rc != C.CL_SUCCESS {
@@ -204,7 +209,9 @@ func (k *Kernel) String() string { return fmt.Sprintf("cl.Kernel %s (%d args)", 
 
 // SetArgs sets every argument in order. Each is a *Buffer, a sized scalar
 // (int32, uint32, int64, uint64, float32, float64, int16, uint16, int8,
-// uint8) or a cl.Local(nbytes). A Go int is refused: OpenCL's int is 32 bits
+// uint8), a vector ([2]float32 is float2, [4]int32 is int4, any array of
+// 2, 3, 4, 8 or 16 of those; complex64 is float2 and complex128 double2),
+// an *SVM allocation, or a cl.Local(nbytes). A Go int is refused: OpenCL's int is 32 bits
 // and long is 64, so say which with int32(x) or int64(x).
 func (k *Kernel) SetArgs(args ...any) {
 	if len(args) != len(k.args) {
@@ -250,6 +257,7 @@ var scalarTypes = map[string][]string{
 func (k *Kernel) SetArg(i int, v any) {
 	const call = "clSetKernelArg"
 	id := k.handle(call)
+	defer traceCall(call, time.Now())
 	if i < 0 || i >= len(k.args) {
 		refuse(call, "CL_INVALID_ARG_INDEX", fmt.Sprintf("kernel %s has no argument %d (it takes %d)", k.name, i, len(k.args)), k.signature())
 	}
@@ -271,6 +279,13 @@ func (k *Kernel) SetArg(i int, v any) {
 		}
 		rc = C.gocl_set_arg_mem(id, C.cl_uint(i), mid)
 		runtime.KeepAlive(a)
+	case *SVM:
+		p := a.live(call)
+		if a.ctx != k.prog.ctx {
+			refuse(call, "CL_INVALID_CONTEXT", where+": the SVM belongs to another context", "")
+		}
+		rc = C.clSetKernelArgSVMPointer(id, C.cl_uint(i), p)
+		runtime.KeepAlive(a)
 	case LocalMem:
 		if a.Bytes <= 0 {
 			refuse(call, "CL_INVALID_ARG_SIZE", where+": cl.Local needs a positive size in bytes", "")
@@ -285,11 +300,23 @@ func (k *Kernel) SetArg(i int, v any) {
 	case nil:
 		refuse(call, "CL_INVALID_ARG_VALUE", where+": got nil", "pass a *cl.Buffer, a sized scalar or cl.Local(n)")
 	default:
+		if raw, clType, ok := vectorArg(v); ok {
+			if info != nil && info.typ != "" {
+				if info.space != C.CL_KERNEL_ARG_ADDRESS_PRIVATE {
+					refuse(call, "CL_INVALID_ARG_VALUE", fmt.Sprintf("%s is a pointer, got a %T", where, v), "pass a *cl.Buffer (or cl.Local(n) for __local)")
+				}
+				if info.typ != clType {
+					refuse(call, "CL_INVALID_ARG_VALUE", fmt.Sprintf("%s: a Go %T is an OpenCL %s", where, v, clType), "the kernel takes "+info.typ+"; pass the Go array of that many elements of its type")
+				}
+			}
+			rc = C.clSetKernelArg(id, C.cl_uint(i), C.size_t(len(raw)), unsafe.Pointer(&raw[0]))
+			break
+		}
 		var buf [8]byte
 		size := scalarBytes(v, &buf)
 		if size == 0 {
 			refuse(call, "CL_INVALID_ARG_VALUE", fmt.Sprintf("%s: a %T cannot be a kernel argument", where, v),
-				"pass a *cl.Buffer, int32/uint32/int64/uint64/float32/float64 or cl.Local(n)")
+				"pass a *cl.Buffer, int32/uint32/int64/uint64/float32/float64, a vector such as [4]float32, or cl.Local(n)")
 		}
 		goType := fmt.Sprintf("%T", v)
 		if info != nil && info.typ != "" {
@@ -394,11 +421,11 @@ func (k *Kernel) handle(call string) C.cl_kernel {
 
 // EnqueueKernel runs k over a global range of 1 to 3 dimensions. local may
 // be nil to let OpenCL choose the work-group size. Options: WaitFor,
-// NonBlocking (the default for kernels is to return at once, as OpenCL does;
+// GlobalOffset (where global IDs start), NonBlocking (the default for kernels is to return at once, as OpenCL does;
 // NonBlocking is accepted for symmetry). Wait on the returned event.
 func EnqueueKernel(q *Queue, k *Kernel, global, local []int, opts ...Option) *Event {
 	const call = "clEnqueueNDRangeKernel"
-	o := parseOptions(call, opts, optWaitFor, optNonBlocking)
+	o := parseOptions(call, opts, optWaitFor, optNonBlocking, optGlobalOffset)
 	qid := q.handle(call)
 	kid := k.handle(call)
 	if k.prog.ctx != q.ctx {
@@ -445,15 +472,30 @@ func EnqueueKernel(q *Queue, k *Kernel, global, local []int, opts ...Option) *Ev
 			b.handle(call) // refuse buffers released since SetArgs
 			b.use(st)
 		}
+		if s, ok := a.(*SVM); ok {
+			s.live(call) // refuse SVM freed since SetArgs
+			s.r.use(st)
+		}
 	}
 	wl := waitList(call, q.ctx, o.waitFor)
 	var lp *C.size_t
 	if ls != nil {
 		lp = &ls[0]
 	}
+	var op *C.size_t
+	if o.offset != nil {
+		if len(o.offset) != len(global) {
+			refuse(call, "CL_INVALID_GLOBAL_OFFSET", fmt.Sprintf("global has %d dimensions but cl.GlobalOffset has %d", len(global), len(o.offset)), "give one offset per dimension")
+		}
+		os := make([]C.size_t, len(o.offset))
+		for i, x := range o.offset {
+			os[i] = C.size_t(x)
+		}
+		op = &os[0]
+	}
 	var ev C.cl_event
 	start := time.Now()
-	rc := C.clEnqueueNDRangeKernel(qid, kid, C.cl_uint(len(gs)), nil, &gs[0], lp, C.cl_uint(len(wl)), firstEvent(wl), &ev)
+	rc := C.clEnqueueNDRangeKernel(qid, kid, C.cl_uint(len(gs)), op, &gs[0], lp, C.cl_uint(len(wl)), firstEvent(wl), &ev)
 	ret := time.Now()
 	runtime.KeepAlive(q)
 	runtime.KeepAlive(k)
@@ -463,7 +505,14 @@ func EnqueueKernel(q *Queue, k *Kernel, global, local []int, opts ...Option) *Ev
 		st.settle(int(rc))
 		fail(call, int(rc), fmt.Sprintf("kernel %s, global %v, local %v", k.name, global, local))
 	}
-	return newEvent(q, ev, st, eventInfo{command: "kernel " + k.name, nonBlocking: true, start: start, ret: ret})
+	return newEvent(q, ev, st, eventInfo{command: "kernel " + k.name, api: call, nonBlocking: true, start: start, ret: ret,
+		kernel: &launch{name: k.name, global: append([]int(nil), global...), local: append([]int(nil), local...), offset: o.offset}})
+}
+
+// launch describes a kernel launch for cards and traces.
+type launch struct {
+	name                  string
+	global, local, offset []int
 }
 
 // withArgInfo asks the compiler to keep argument names and types, so that

@@ -70,6 +70,7 @@ func NewQueueOn(ctx *Context, dev *Device, flags ...QueueFlag) *Queue {
 		call = "clCreateCommandQueueWithProperties"
 	}
 	var rc C.cl_int
+	defer traceCall(call, time.Now())
 	id := C.gocl_create_queue(cid, dev.id, C.cl_command_queue_properties(f), use20, &rc)
 	runtime.KeepAlive(ctx)
 	if rc != C.CL_SUCCESS {
@@ -111,6 +112,7 @@ func (q *Queue) lane() string { return fmt.Sprintf("queue %d (%s)", q.serial, q.
 // waiting for them.
 func (q *Queue) Flush() {
 	id := q.handle("clFlush")
+	defer traceCall("clFlush", time.Now())
 	rc := C.clFlush(id)
 	runtime.KeepAlive(q)
 	if rc != C.CL_SUCCESS {
@@ -122,7 +124,10 @@ func (q *Queue) Flush() {
 // on a marker from Go rather than blocking in clFinish, so a cell interrupt
 // stops the wait (the commands themselves keep running).
 func (q *Queue) Finish() {
-	EnqueueMarker(q).Wait()
+	defer traceCall("clFinish", time.Now())
+	if err := EnqueueMarker(q).wait(); err != nil {
+		panic(err)
+	}
 }
 
 // Release releases the queue after flushing it; commands already enqueued
@@ -153,7 +158,15 @@ func (q *Queue) handle(call string) C.cl_command_queue {
 func EnqueueMarker(q *Queue, opts ...Option) *Event {
 	const call = "clEnqueueMarkerWithWaitList"
 	o := parseOptions(call, opts, optWaitFor)
-	return q.enqueueSync(call, o, func(qid C.cl_command_queue, n C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
+	return q.enqueueSync(call, o, false, func(qid C.cl_command_queue, n C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
+		return C.clEnqueueMarkerWithWaitList(qid, n, wl, ev)
+	})
+}
+
+// internalMarker is a marker gocl enqueues for itself (clock calibration):
+// recordings do not show it.
+func internalMarker(q *Queue) *Event {
+	return q.enqueueSync("clEnqueueMarkerWithWaitList", options{count: -1}, true, func(qid C.cl_command_queue, n C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
 		return C.clEnqueueMarkerWithWaitList(qid, n, wl, ev)
 	})
 }
@@ -163,14 +176,14 @@ func EnqueueMarker(q *Queue, opts ...Option) *Event {
 func EnqueueBarrier(q *Queue, opts ...Option) *Event {
 	const call = "clEnqueueBarrierWithWaitList"
 	o := parseOptions(call, opts, optWaitFor)
-	return q.enqueueSync(call, o, func(qid C.cl_command_queue, n C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
+	return q.enqueueSync(call, o, false, func(qid C.cl_command_queue, n C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
 		return C.clEnqueueBarrierWithWaitList(qid, n, wl, ev)
 	})
 }
 
 // enqueueSync runs an enqueue call that touches no host memory and wraps
 // its event.
-func (q *Queue) enqueueSync(call string, o options, do func(C.cl_command_queue, C.cl_uint, *C.cl_event, *C.cl_event) C.cl_int) *Event {
+func (q *Queue) enqueueSync(call string, o options, internal bool, do func(C.cl_command_queue, C.cl_uint, *C.cl_event, *C.cl_event) C.cl_int) *Event {
 	qid := q.handle(call)
 	wl := waitList(call, q.ctx, o.waitFor)
 	var ev C.cl_event
@@ -182,5 +195,5 @@ func (q *Queue) enqueueSync(call string, o options, do func(C.cl_command_queue, 
 	if rc != C.CL_SUCCESS {
 		fail(call, int(rc), "")
 	}
-	return newEvent(q, ev, newEventState(), eventInfo{command: call, start: start, ret: ret})
+	return newEvent(q, ev, newEventState(), eventInfo{command: call, start: start, ret: ret, internal: internal})
 }

@@ -57,11 +57,15 @@ func calibrate(q *Queue) (clockMap, bool) {
 	if !q.Profiling() {
 		return clockMap{}, false
 	}
-	q.Finish()
+	if err := internalMarker(q).wait(); err != nil {
+		return clockMap{}, false
+	}
 	t1 := time.Now()
-	ev := EnqueueMarker(q)
-	q.Flush()
-	ev.Wait()
+	ev := internalMarker(q)
+	C.clFlush(q.handle("clFlush"))
+	if err := ev.wait(); err != nil {
+		return clockMap{}, false
+	}
 	t2 := time.Now()
 	end := ev.End()
 	ev.Release()
@@ -69,20 +73,30 @@ func calibrate(q *Queue) (clockMap, bool) {
 	return clockMap{hostAt: t1.Add(half), devNs: end, bound: half + dev.TimerResolution, method: "marker anchor"}, true
 }
 
-// TimelineView is what [Timeline] returns: spans on one host time axis, one
-// lane for the host calls and one per queue for the device commands.
+// TimelineView is what [Timeline] returns: spans on one host time axis, a
+// lane per host thread for the calls and one per queue for the device
+// commands.
 type TimelineView struct {
 	Title      string
 	Spans      []viz.Span
 	Method     string        // how device time was mapped to host time
 	ErrorBound time.Duration // worst error of that mapping (largest over queues)
 	Skipped    []string      // events shown without a device span, and why
+
+	t0     time.Time
+	calls  []hostCall
+	events []*Event
+	maps   map[*Queue]clockMap
 }
 
 // Timeline waits for the events and lays them out on one time axis from the
-// earliest enqueue: a "host" lane with each enqueue call (start to return)
-// and a lane per queue with each command's device execution (START to END).
-// Events of queues without cl.Profiling get only their host span.
+// earliest enqueue: a host lane with each enqueue call (start to return; a
+// lane per host thread when calls came from several) and a lane per queue
+// with each command's device execution (START to END), preceded by its
+// queued (QUEUED to SUBMIT) and submitted (SUBMIT to START) stages drawn
+// thin. Events of queues without cl.Profiling get only their host span.
+// The same timeline saves as Chrome trace event JSON with TraceJSON and
+// SaveTrace.
 //
 // Device timestamps are mapped to host time once per queue. Where the
 // device and platform are OpenCL 2.1+ and clGetDeviceAndHostTimer works,
@@ -96,7 +110,6 @@ type TimelineView struct {
 // the calibration (parts per million over seconds) is not corrected.
 // ErrorBound reports the worst bound over the queues.
 func Timeline(events ...*Event) *TimelineView {
-	t := &TimelineView{Title: "OpenCL timeline"}
 	if len(events) == 0 {
 		refuse("Timeline", "CL_INVALID_VALUE", "no events given", "pass the events to show: cl.Timeline(ev1, ev2)")
 	}
@@ -104,18 +117,36 @@ func Timeline(events ...*Event) *TimelineView {
 		if e == nil {
 			refuse("Timeline", "CL_INVALID_EVENT", "an event is nil", "")
 		}
+	}
+	return buildTimeline(nil, events)
+}
+
+// buildTimeline lays out host calls and commands.
+func buildTimeline(calls []hostCall, events []*Event) *TimelineView {
+	t := &TimelineView{Title: "OpenCL timeline", calls: calls, events: events, maps: map[*Queue]clockMap{}}
+	for _, e := range events {
 		e.wait() // failed or interrupted events are shown as far as known
 	}
-	t0 := events[0].info.start
-	for _, e := range events {
-		if e.info.start.Before(t0) {
-			t0 = e.info.start
+	t0 := time.Time{}
+	first := func(x time.Time) {
+		if t0.IsZero() || x.Before(t0) {
+			t0 = x
 		}
 	}
-	maps := map[*Queue]clockMap{}
+	for _, e := range events {
+		first(e.info.start)
+	}
+	for _, c := range calls {
+		first(c.start)
+	}
+	t.t0 = t0
+	lanes := hostLanes(calls, events)
+	for _, c := range calls {
+		t.Spans = append(t.Spans, viz.Span{Lane: lanes[c.tid], Label: c.name, Kind: "host", Start: c.start.Sub(t0), End: c.end.Sub(t0)})
+	}
 	var methods []string
 	for _, e := range events {
-		t.Spans = append(t.Spans, viz.Span{Lane: "host", Label: e.info.command, Kind: "host",
+		t.Spans = append(t.Spans, viz.Span{Lane: lanes[e.info.tid], Label: e.hostName(), Kind: "host",
 			Start: e.info.start.Sub(t0), End: e.info.ret.Sub(t0), Bytes: e.info.bytes})
 		if e.queue == nil {
 			continue
@@ -125,25 +156,67 @@ func Timeline(events ...*Event) *TimelineView {
 			t.Skipped = append(t.Skipped, e.info.command+": no device times (queue without cl.Profiling, or the command failed)")
 			continue
 		}
-		m, seen := maps[e.queue]
+		m, seen := t.maps[e.queue]
 		if !seen {
 			var ok bool
 			if m, ok = calibrate(e.queue); !ok {
 				t.Skipped = append(t.Skipped, e.info.command+": its queue's clock could not be mapped")
 				continue
 			}
-			maps[e.queue] = m
+			t.maps[e.queue] = m
 			methods = append(methods, m.method)
 			if m.bound > t.ErrorBound {
 				t.ErrorBound = m.bound
 			}
 		}
-		t.Spans = append(t.Spans, viz.Span{Lane: e.queue.lane(), Label: e.info.command, Kind: spanKind(e),
-			Start: m.host(p[2]).Sub(t0), End: m.host(p[3]).Sub(t0), Bytes: e.info.bytes})
+		sp := viz.Span{Lane: e.queue.lane(), Label: e.deviceName(), Kind: spanKind(e),
+			Start: m.host(p[2]).Sub(t0), End: m.host(p[3]).Sub(t0), Bytes: e.info.bytes}
+		if p[0] > 0 && p[1] >= p[0] && p[2] >= p[1] {
+			sp.Stages = true
+			sp.Queued, sp.Submitted = m.host(p[0]).Sub(t0), m.host(p[1]).Sub(t0)
+		}
+		t.Spans = append(t.Spans, sp)
 	}
 	sort.Strings(methods)
 	t.Method = strings.Join(dedupe(methods), ", ")
 	return t
+}
+
+// hostLanes names a lane per host thread: "host" when every call came from
+// one thread, else "host thread TID".
+func hostLanes(calls []hostCall, events []*Event) map[int]string {
+	tids := map[int]bool{}
+	for _, c := range calls {
+		tids[c.tid] = true
+	}
+	for _, e := range events {
+		tids[e.info.tid] = true
+	}
+	out := map[int]string{}
+	for tid := range tids {
+		out[tid] = "host"
+		if len(tids) > 1 {
+			out[tid] = fmt.Sprintf("host thread %d", tid)
+		}
+	}
+	return out
+}
+
+// hostName is the call as a host trace names it: the OpenCL entry point,
+// with the kernel's name for launches, as CLIntercept writes them.
+func (e *Event) hostName() string {
+	if e.info.kernel != nil {
+		return e.info.api + "( " + e.info.kernel.name + " )"
+	}
+	return e.info.command
+}
+
+// deviceName is the command as a queue's row names it.
+func (e *Event) deviceName() string {
+	if e.info.kernel != nil {
+		return e.info.kernel.name
+	}
+	return e.info.command
 }
 
 func spanKind(e *Event) string {
@@ -191,7 +264,7 @@ func (t *TimelineView) HTML() string {
 }
 
 func (t *TimelineView) note() string {
-	s := "Host lane: enqueue call start to return. Device lanes: command START to END"
+	s := "Host lanes: call start to return. Device lanes: command START to END, after its queued and submitted stages (thin)"
 	if t.Method != "" {
 		s += fmt.Sprintf(", placed on the host clock by %s (error at most ±%s)", t.Method, t.ErrorBound)
 	}

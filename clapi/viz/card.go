@@ -20,6 +20,76 @@ type CopyCard struct {
 	Status      string        // event status, e.g. "complete", or an error name
 	Device      string        // device name, e.g. "NVIDIA H200"
 	DeviceType  string        // "GPU", "CPU", ...; "" when unknown
+	// Stages, when the device reported them: how long the command waited
+	// queued (QUEUED to SUBMIT) and submitted (SUBMIT to START).
+	Stages     bool
+	QueuedWait time.Duration
+	SubmitWait time.Duration
+	// For a kernel launch: its name and NDRange (Local nil when the
+	// driver chose). A card with a Kernel describes the launch, not a copy.
+	Kernel string
+	Global []int
+	Local  []int
+	Offset []int
+}
+
+// isCommand reports whether the card is for a command that moves no data
+// (a kernel, a marker, a barrier).
+func isCommand(c CopyCard) bool {
+	cmd := strings.ToLower(c.Command)
+	return c.Kernel != "" || strings.Contains(cmd, "marker") || strings.Contains(cmd, "barrier")
+}
+
+// waitText explains a wait before the command started, or "" when there
+// was none worth a sentence.
+func waitText(c CopyCard) string {
+	if !c.Stages {
+		return ""
+	}
+	w := c.QueuedWait + c.SubmitWait
+	if w < 100*time.Microsecond || (c.DeviceTime > 0 && w < c.DeviceTime/10) {
+		return ""
+	}
+	return fmt.Sprintf(" Before it started it waited %s: %s queued (held by the queue behind earlier commands, their wait lists, or until a flush) and %s submitted (handed to the device, which was still busy or starting it).",
+		FormatDuration(w), FormatDuration(c.QueuedWait), FormatDuration(c.SubmitWait))
+}
+
+// commandVerdict describes a kernel launch or a marker.
+func commandVerdict(c CopyCard) (severity, string) {
+	st := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(c.Status)), "cl_")
+	name := c.Command
+	if c.Kernel != "" {
+		name = "Kernel " + c.Kernel
+	}
+	if !okStatuses[st] {
+		return sevBad, fmt.Sprintf("%s did not complete: status %s.", name, c.Status)
+	}
+	var b strings.Builder
+	b.WriteString(name)
+	if c.Kernel != "" {
+		fmt.Fprintf(&b, " over %s work-items", ndrange(c.Global))
+		if c.Local != nil {
+			fmt.Fprintf(&b, " in work-groups of %s", ndrange(c.Local))
+		} else {
+			b.WriteString(" (work-group size chosen by the driver)")
+		}
+	}
+	if c.DeviceTime > 0 {
+		fmt.Fprintf(&b, " ran %s on the device", FormatDuration(c.DeviceTime))
+	} else {
+		b.WriteString(" has no device time (create the queue with cl.Profiling)")
+	}
+	fmt.Fprintf(&b, "; the call returned after %s.", FormatDuration(c.HostBlocked))
+	b.WriteString(waitText(c))
+	return sevInfo, b.String()
+}
+
+func ndrange(d []int) string {
+	parts := make([]string, len(d))
+	for i, x := range d {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, "×")
 }
 
 // Thresholds for the diagnosis. A call that kept the host for more than
@@ -63,6 +133,14 @@ var okStatuses = map[string]bool{
 }
 
 func diagnose(c CopyCard) (severity, string) {
+	if isCommand(c) && c.Bytes >= 0 && c.HostBlocked >= 0 && c.DeviceTime >= 0 {
+		return commandVerdict(c)
+	}
+	sev, text := diagnoseCopy(c)
+	return sev, text + waitText(c)
+}
+
+func diagnoseCopy(c CopyCard) (severity, string) {
 	st := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(c.Status)), "cl_")
 	switch {
 	case c.Bytes < 0 || c.HostBlocked < 0 || c.DeviceTime < 0:
@@ -191,6 +269,9 @@ func severityColour(s severity) string {
 
 // cardTitle is the heading line of a card.
 func cardTitle(c CopyCard) string {
+	if c.Kernel != "" {
+		return "kernel " + c.Kernel
+	}
 	parts := []string{}
 	for _, p := range []string{c.Command, c.Direction} {
 		if p != "" {
@@ -231,14 +312,28 @@ func deviceTimeText(c CopyCard) string {
 // bars comparing host-blocked and device time, and the verdict.
 func EventCardText(c CopyCard) string {
 	var b strings.Builder
-	head := cardTitle(c) + " · " + FormatBytes(c.Bytes)
+	head := cardTitle(c)
+	if !isCommand(c) {
+		head += " · " + FormatBytes(c.Bytes)
+	}
 	if c.Device != "" {
 		head += " · " + c.Device
 	}
 	b.WriteString(head + "\n")
 	row := func(k, v string) { fmt.Fprintf(&b, "  %-13s %s\n", k, v) }
+	if isCommand(c) {
+		for _, r := range commandRows(c) {
+			row(r[0], r[1])
+		}
+		_, v := diagnose(c)
+		b.WriteString("  verdict: " + v + "\n")
+		return b.String()
+	}
 	row("mode", modeText(c))
 	row("device time", deviceTimeText(c))
+	for _, r := range stageRows(c) {
+		row(r[0], r[1])
+	}
 	hb := FormatDuration(c.HostBlocked)
 	if c.DeviceTime > 0 {
 		hb += " (" + percent(float64(c.HostBlocked)/float64(c.DeviceTime)) + " of device time)"
@@ -276,8 +371,10 @@ func EventCardHTML(c CopyCard) string {
 	var b strings.Builder
 	b.WriteString(`<div class="gocl-event-card" style="border:1px solid rgba(128,128,128,.45);border-left:4px solid ` + accent +
 		`;border-radius:6px;padding:8px 12px;margin:4px 0;max-width:640px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45;color:inherit">`)
-	b.WriteString(`<div style="font-weight:600;font-size:14px">` + esc(cardTitle(c)) +
-		` <span style="font-weight:400;opacity:.75">· ` + esc(FormatBytes(c.Bytes)))
+	b.WriteString(`<div style="font-weight:600;font-size:14px">` + esc(cardTitle(c)) + ` <span style="font-weight:400;opacity:.75">`)
+	if !isCommand(c) {
+		b.WriteString("· " + esc(FormatBytes(c.Bytes)))
+	}
 	if c.Device != "" {
 		b.WriteString(" · " + esc(c.Device))
 	}
@@ -286,8 +383,18 @@ func EventCardHTML(c CopyCard) string {
 	row := func(k, v string) {
 		b.WriteString(`<tr><td style="padding:1px 14px 1px 0;opacity:.7">` + esc(k) + `</td><td style="padding:1px 0">` + esc(v) + `</td></tr>`)
 	}
+	if isCommand(c) {
+		for _, r := range commandRows(c) {
+			row(r[0], r[1])
+		}
+		b.WriteString(`</table><div style="margin-top:6px">` + esc(verdict) + `</div></div>`)
+		return b.String()
+	}
 	row("mode", modeText(c))
 	row("device time", deviceTimeText(c))
+	for _, r := range stageRows(c) {
+		row(r[0], r[1])
+	}
 	withBars := c.DeviceTime > 0 && c.HostBlocked >= 0
 	if !withBars {
 		row("host blocked", FormatDuration(c.HostBlocked))
@@ -317,6 +424,40 @@ func EventCardHTML(c CopyCard) string {
 	}
 	b.WriteString(`<div style="margin-top:6px">` + esc(verdict) + `</div></div>`)
 	return b.String()
+}
+
+// stageRows are the queued and submitted stages, where known.
+func stageRows(c CopyCard) [][2]string {
+	if !c.Stages {
+		return nil
+	}
+	return [][2]string{{"queued", FormatDuration(c.QueuedWait) + " (QUEUED → SUBMIT)"}, {"submitted", FormatDuration(c.SubmitWait) + " (SUBMIT → START)"}}
+}
+
+// commandRows are the figures of a kernel or marker card.
+func commandRows(c CopyCard) [][2]string {
+	var rows [][2]string
+	if c.Kernel != "" {
+		rows = append(rows, [2]string{"global size", ndrange(c.Global)})
+		local := "chosen by the driver"
+		if c.Local != nil {
+			local = ndrange(c.Local)
+		}
+		rows = append(rows, [2]string{"local size", local})
+		if c.Offset != nil {
+			rows = append(rows, [2]string{"global offset", ndrange(c.Offset)})
+		}
+	}
+	dt := "unknown (profiling off)"
+	if c.DeviceTime > 0 {
+		dt = FormatDuration(c.DeviceTime)
+	}
+	rows = append(rows, [2]string{"device time", dt}, [2]string{"call returned", "after " + FormatDuration(c.HostBlocked)})
+	rows = append(rows, stageRows(c)...)
+	if c.Status != "" {
+		rows = append(rows, [2]string{"status", c.Status})
+	}
+	return rows
 }
 
 // percent renders a share as a whole percentage, "<1%" for a sliver.

@@ -65,6 +65,13 @@ func TableHTML(title string, header []string, rows [][]string) string {
 // whose End is before its Start is flagged in the duration column.
 func TimelineTable(spans []Span) string {
 	header := []string{"lane", "label", "kind", "start", "end", "duration", "bytes", "GB/s"}
+	staged := false
+	for _, s := range spans {
+		staged = staged || s.Stages
+	}
+	if staged {
+		header = append(header, "queued", "submitted")
+	}
 	rows := make([][]string, 0, len(spans))
 	for _, s := range spans {
 		d := s.End - s.Start
@@ -79,7 +86,15 @@ func TimelineTable(spans []Span) string {
 				rate = sig3(rateGBs(s.Bytes, d))
 			}
 		}
-		rows = append(rows, []string{s.Lane, s.Label, s.Kind, FormatDuration(s.Start), FormatDuration(s.End), dur, bytes, rate})
+		row := []string{s.Lane, s.Label, s.Kind, FormatDuration(s.Start), FormatDuration(s.End), dur, bytes, rate}
+		if staged {
+			q, sub := "", ""
+			if s.Stages {
+				q, sub = FormatDuration(s.Submitted-s.Queued), FormatDuration(s.Start-s.Submitted)
+			}
+			row = append(row, q, sub)
+		}
+		rows = append(rows, row)
 	}
 	return TableHTML("", header, rows)
 }

@@ -18,6 +18,19 @@ type Span struct {
 	// Start and End are measured from a common t0 shared by all spans.
 	Start, End time.Duration
 	Bytes      int64 // bytes moved, or 0; gives the rate in the tooltip
+	// Stages, when the device reported them: the command was queued at
+	// Queued and submitted at Submitted, then ran from Start to End. They
+	// are drawn thin before the bar.
+	Stages            bool
+	Queued, Submitted time.Duration
+}
+
+// from is where the span's drawing begins: its queued stage, if known.
+func (s Span) from() time.Duration {
+	if s.Stages && s.Queued < s.Start {
+		return s.Queued
+	}
+	return s.Start
 }
 
 // kindColours are the colours of the known kinds, in legend order; they
@@ -83,7 +96,7 @@ func TimelineSVG(title string, spans []Span) string {
 			invalid++
 			end = s.Start
 		}
-		lo, hi = min(lo, s.Start), max(hi, end)
+		lo, hi = min(lo, s.from()), max(hi, end)
 	}
 	if hi <= lo {
 		hi = lo + time.Microsecond
@@ -172,6 +185,14 @@ func TimelineSVG(title string, spans []Span) string {
 		bars[i] = bar{x: x0, w: w, y: laneY[s.Lane] + tlLanePad + float64(rows[i])*tlRowH + (tlRowH-tlBarH)/2, row: key}
 		occupied[key] = append(occupied[key], interval{x0, x0 + w})
 		colour := colours[strings.ToLower(s.Kind)]
+		if s.Stages && s.from() < s.Start {
+			// Queued (grey) then submitted (the kind's colour, faint), thin.
+			ty := bars[i].y + tlBarH/2 - 3
+			qx, sx := scale(s.Queued), scale(min(max(s.Submitted, s.Queued), s.Start))
+			fmt.Fprintf(&b, `<g><title>%s</title><rect x="%.2f" y="%.1f" width="%.2f" height="6" fill="#bbbbbb"/><rect x="%.2f" y="%.1f" width="%.2f" height="6" fill="%s" fill-opacity="0.45"/></g>`+"\n",
+				esc(spanTooltip(s)), qx, ty, max(sx-qx, 0.5), sx, ty, max(x0-sx, 0.5), colour)
+			occupied[key] = append(occupied[key], interval{qx, x0})
+		}
 		fmt.Fprintf(&b, `<g><title>%s</title><rect x="%.2f" y="%.1f" width="%.2f" height="%d" rx="2" fill="%s"/></g>`+"\n",
 			esc(spanTooltip(s)), x0, bars[i].y, w, tlBarH, colour)
 	}
@@ -224,14 +245,14 @@ func assignRows(spans []Span, lanes []string) (rows []int, laneRows map[string]i
 	}
 	for _, l := range lanes {
 		idx := byLane[l]
-		sort.SliceStable(idx, func(a, b int) bool { return spans[idx[a]].Start < spans[idx[b]].Start })
+		sort.SliceStable(idx, func(a, b int) bool { return spans[idx[a]].from() < spans[idx[b]].from() })
 		var ends []time.Duration // end of the last span in each sub-row
 		for _, i := range idx {
 			s := spans[i]
 			end := max(s.End, s.Start)
 			placed := false
 			for r, e := range ends {
-				if e <= s.Start {
+				if e <= s.from() {
 					ends[r], rows[i], placed = end, r, true
 					break
 				}
@@ -302,6 +323,9 @@ func spanTooltip(s Span) string {
 	}
 	if s.Bytes > 0 {
 		fmt.Fprintf(&b, "\n%s at %s", FormatBytes(s.Bytes), FormatRate(s.Bytes, d))
+	}
+	if s.Stages {
+		fmt.Fprintf(&b, "\nqueued %s, submitted %s before it started", FormatDuration(s.Submitted-s.Queued), FormatDuration(s.Start-s.Submitted))
 	}
 	return b.String()
 }

@@ -166,3 +166,31 @@ func writeSample(t *testing.T, name, content string) {
 		}
 	}
 }
+
+func TestTimelineStages(t *testing.T) {
+	spans := []Span{
+		{Lane: "host", Label: "clEnqueueWriteBuffer", Kind: "host", Start: 0, End: time.Microsecond},
+		{Lane: "queue 1", Label: "clEnqueueWriteBuffer", Kind: "write", Start: 3 * time.Millisecond, End: 4 * time.Millisecond,
+			Stages: true, Queued: time.Microsecond, Submitted: 2 * time.Millisecond},
+	}
+	svg := TimelineSVG("t", spans)
+	if !strings.Contains(svg, `fill-opacity="0.45"`) || !strings.Contains(svg, "queued 2.00 ms, submitted 1.00 ms before it started") {
+		t.Errorf("stages not drawn:\n%s", svg)
+	}
+	spans[1].Stages = false
+	if strings.Contains(TimelineSVG("t", spans), `fill-opacity="0.45"`) {
+		t.Error("stages drawn for a span without them")
+	}
+}
+
+func TestTimelineTableStages(t *testing.T) {
+	spans := []Span{{Lane: "queue 1", Label: "k", Kind: "kernel", Start: 3 * time.Millisecond, End: 4 * time.Millisecond,
+		Stages: true, Queued: time.Millisecond, Submitted: 2 * time.Millisecond}}
+	if tab := TimelineTable(spans); !strings.Contains(tab, ">queued<") || !strings.Contains(tab, "1.00 ms") {
+		t.Errorf("stages missing from the table:\n%s", tab)
+	}
+	spans[0].Stages = false
+	if strings.Contains(TimelineTable(spans), ">queued<") {
+		t.Error("a stage column without stages")
+	}
+}

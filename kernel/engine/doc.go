@@ -3,14 +3,22 @@
 //
 // # Cells
 //
-// A cell may mix imports, declarations and statements in any order. It is cut
-// at top-level statement boundaries and runs top to bottom, as in a REPL: a
-// statement may use what is declared above it (consecutive func, type and
-// const declarations form one unit, so they may refer to each other).
-// Statements, top-level var declarations included, run one at a time in the
-// global scope, so x := 1 in one cell is visible in the next, and a cell that
-// fails keeps exactly what ran before the failure. A cell with a syntax error
-// runs nothing.
+// A cell may mix imports, declarations and statements in any order, and may
+// be a whole program: a leading package clause is ignored, and a func main
+// runs once, after the cell's other statements, as go run would run it
+// (later cells never run it again; running the cell again does). Its func,
+// type and const declarations are package-level, so statements may use them
+// wherever they are declared. Its statements run as the body of one
+// function, as main's body does: a defer runs once, when the cell ends
+// (also by panic); := in an inner block shadows as in Go; return ends the
+// cell; and what the statements compute is freed like any Go value. The
+// names that the top-level statements declare (x := ..., var x ...) stay
+// defined for later cells: they are package-level variables, declared
+// before the body runs and assigned by it, and a name declared again with
+// the same type stays the same variable. A cell that fails keeps what its
+// statements set before the failure; the names of the statements it did not
+// reach are dropped (a later cell that uses one gets "undefined"). A cell
+// with a syntax error runs nothing.
 //
 // Redefining a var, a const or a func in a later cell replaces it. A type
 // cannot change once declared (yaegi would silently keep the old one):

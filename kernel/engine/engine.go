@@ -61,9 +61,11 @@ type Engine struct {
 	imports map[string]string // name in cells -> import path
 	types   map[string]string // type name -> normalized declaration
 	decls   map[string]Symbol // user declarations by name
+	dropped map[string]string // names a failed cell declared but never set, by cell
 	avail   map[string]bool   // importable package paths
 
 	trace   traceLog
+	bodyAt  atomic.Pointer[frame]          // where the running cell's body function starts
 	result  atomic.Pointer[display.Bundle] // set by the show helper
 	current atomic.Pointer[string]         // name of the running (or last) cell
 }
@@ -115,6 +117,7 @@ func New(opts Options) (*Engine, error) {
 		imports: map[string]string{},
 		types:   map[string]string{},
 		decls:   map[string]Symbol{},
+		dropped: map[string]string{},
 		avail:   map[string]bool{},
 	}
 	e.stdin = &stdinReader{}

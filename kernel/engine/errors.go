@@ -144,6 +144,9 @@ func (e *Engine) runError(cur string, err error) *CellError {
 		return e.compileError(cur, err)
 	}
 	v := panicValue(p.Value)
+	if _, ok := v.(stopBody); ok {
+		return interrupted("")
+	}
 	if code, ok := v.(exitRequest); ok {
 		if code == 0 {
 			return nil
@@ -157,6 +160,13 @@ func (e *Engine) runError(cur string, err error) *CellError {
 	if n, ok := v.(interface{ ErrorName() string }); ok {
 		name = n.ErrorName()
 	}
+	var note []string
+	if goText, changed := goRuntimeText(text); goText != text {
+		if changed && (strings.HasPrefix(goText, "runtime error: index") || strings.HasPrefix(goText, "runtime error: slice")) {
+			note = append(note, "  (the interpreter does not report the index and the length that Go's message gives)")
+		}
+		text = goText
+	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	value := lines[0]
 	tb := []string{name + ": " + value}
@@ -164,7 +174,7 @@ func (e *Engine) runError(cur string, err error) *CellError {
 	// position of the function's first statement: show the names, and let
 	// locateTop add the cell statement that was running.
 	for _, f := range e.trace.frames() {
-		if f.fn == "main" || strings.HasPrefix(f.fn, helperPrefix) || f.file == "gocl" {
+		if f.fn == "main" || strings.HasPrefix(f.fn, helperPrefix) || f.file == "gocl" || e.isBodyFrame(f) {
 			continue
 		}
 		where := "  inside " + f.fn
@@ -174,6 +184,7 @@ func (e *Engine) runError(cur string, err error) *CellError {
 		tb = append(tb, where)
 	}
 	tb = append(tb, lines[1:]...)
+	tb = append(tb, note...)
 	return &CellError{Name: name, Value: value, Traceback: tb, Panicked: true}
 }
 

@@ -284,7 +284,7 @@ func (g *guard) isVar(id *ast.Ident) bool {
 	}
 	// Not a known declaration: a global the engine did not record is still
 	// a variable; anything else (a dot-imported name) is stable.
-	_, global := g.e.in.Globals()[id.Name]
+	_, global := globals(g.e.in)[id.Name]
 	return global
 }
 

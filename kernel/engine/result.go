@@ -68,6 +68,13 @@ var builtinNames = []string{"min", "max"}
 const helperSource = `
 import __gocl_hook "gocl.engine/hook"
 
+func __gocl_at(i int) { __gocl_hook.At(i) }
+
+// __gocl_match answers a type switch's case for v by reflection when v's
+// type is a compiled package's; known is false otherwise, and the switch
+// asks yaegi (see yaegi_typeswitch.go).
+func __gocl_match(v any, typ any) (bool, bool) { return __gocl_hook.Matches(v, typ) }
+
 func __gocl_show1(v any) {
 	rich, text := __gocl_richOf(v)
 	__gocl_hook.Emit(v, text, rich)
@@ -196,6 +203,8 @@ func (e *Engine) overrides() interp.Exports {
 			"GoPanic":  reflect.ValueOf(e.goPanic),
 			"Rich":     reflect.ValueOf(richBundle),
 			"IsHandle": reflect.ValueOf(isHandle),
+			"At":       reflect.ValueOf(markStmt),
+			"Matches":  reflect.ValueOf(matchesType),
 		},
 	}
 }

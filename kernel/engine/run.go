@@ -71,15 +71,32 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	e.state.Unlock()
 	e.current.Store(&name)
 
+	split := splitCell
+	if blanked := blankPackageClause(code); blanked != code {
+		code, split = blanked, splitProgram
+	}
 	var ps []*parsed
-	for _, ch := range splitCell(code) {
+	for _, ch := range split(code) {
 		p, err := e.parseChunk(name, code, ch)
 		if err != nil {
 			return Result{Err: e.syntaxError(name, err)}
 		}
 		ps = append(ps, p)
 	}
+	if name != "gocl" { // the engine's own helpers switch on types under recover
+		for _, p := range ps {
+			if p.body != nil {
+				rewriteTypeSwitches(p.body)
+			} else if p.file != nil {
+				rewriteTypeSwitches(p.file)
+				rewriteDefers(p.file)
+			}
+		}
+	}
 	if err := e.checkTypes(name, ps); err != nil {
+		return Result{Err: err}
+	}
+	if err := e.checkDropped(name, ps); err != nil {
 		return Result{Err: err}
 	}
 
@@ -100,7 +117,8 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		e.stdin.end()
 	}()
 
-	var res Result
+	mainPos := renameMain(ps)
+	var body cellBody
 	for i, p := range ps {
 		switch p.kind {
 		case kindImport:
@@ -124,40 +142,41 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 					stmts = stmts[:len(stmts)-1]
 				}
 			}
-			// One statement at a time: a failure keeps exactly what ran
-			// before it, and a panic is located at its statement.
 			for _, st := range stmts {
-				parts := commaOK(st) // yaegi gaps: see scoped.go
-				if parts == nil {
-					parts = e.typedReceive(st)
-				}
-				if parts == nil {
-					parts = []ast.Stmt{inFunc(st)}
-				}
-				for _, part := range parts {
-					err := e.compileRun(ctx, name, e.block(p, part))
-					if err != nil && err.Name == "CompileError" && (strings.Contains(err.Value, "definition loop") ||
-						strings.HasPrefix(err.Value, yaegiFailed)) {
-						if err2, handled := e.runTypedIndex(ctx, name, p, part); handled {
-							err = err2
-						}
-					}
-					if err != nil {
-						return Result{Err: e.locateTop(name, err, st.Pos())}
-					}
-				}
-			}
-			e.recordDecls(p)
-			if final != nil {
-				data, err := e.show(ctx, name, p, final)
-				if err != nil {
+				if err := e.addStmt(name, p, &body, st); err != nil {
+					e.dropFailed(name, &body, -1)
 					return Result{Err: err}
 				}
-				res.Data = data
+			}
+			if final != nil {
+				if show := e.showCall(p, final.X); show != nil {
+					body.stmts = append(body.stmts, marker(len(body.pos), final.Pos()), show)
+					body.pos = append(body.pos, final.Pos())
+				} else if err := e.addStmt(name, p, &body, final); err != nil {
+					e.dropFailed(name, &body, -1)
+					return Result{Err: err}
+				}
 			}
 		}
 	}
-	return res
+	if mainPos.IsValid() {
+		// As go run does: main runs once, after the cell's statements.
+		body.stmts = append(body.stmts, marker(len(body.pos), mainPos), &ast.ExprStmt{X: &ast.CallExpr{
+			Fun: &ast.Ident{NamePos: mainPos, Name: mainName}, Lparen: mainPos, Rparen: mainPos}})
+		body.pos = append(body.pos, mainPos)
+	}
+	data, failedAt, err := e.runBody(ctx, name, &body)
+	if err != nil {
+		e.dropFailed(name, &body, failedAt)
+		return Result{Err: err}
+	}
+	e.keepFresh(&body)
+	for _, p := range ps {
+		if p.kind == kindStmt {
+			e.recordDecls(p)
+		}
+	}
+	return Result{Data: data}
 }
 
 // block wraps statements of p in a block positioned like p's body, which

@@ -50,8 +50,14 @@ func (e *Engine) Scope() Scope {
 	if in == nil {
 		return s
 	}
+	e.state.Lock()
+	dropped := make(map[string]bool, len(e.dropped))
+	for n := range e.dropped {
+		dropped[n] = true
+	}
+	e.state.Unlock()
 	for n, v := range globals(in) {
-		if strings.HasPrefix(n, helperPrefix) || n == "_" {
+		if strings.HasPrefix(n, helperPrefix) || n == "_" || dropped[n] {
 			continue
 		}
 		sym := s.Globals[n]

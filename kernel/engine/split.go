@@ -102,6 +102,28 @@ func splitCell(src string) []chunk {
 	}
 	closeUnit(len(toks) - 1)
 
+	return mergeUnits(src, units)
+}
+
+// splitProgram is splitCell for a whole program (a cell with a package
+// clause): its var declarations are package-level declarations, compiled
+// with its funcs and types as one file, so that they may refer to each
+// other in any order, as in Go.
+func splitProgram(src string) []chunk {
+	chunks := splitCell(src)
+	var units []unit
+	for _, c := range chunks {
+		k := c.kind
+		if k == kindStmt {
+			k = kindDecl
+		}
+		units = append(units, unit{kind: k, start: c.start, end: c.end})
+	}
+	return mergeUnits(src, units)
+}
+
+// mergeUnits joins consecutive units of one kind into chunks.
+func mergeUnits(src string, units []unit) []chunk {
 	var chunks []chunk
 	for _, u := range units {
 		if n := len(chunks); n > 0 && chunks[n-1].kind == u.kind {
@@ -182,4 +204,24 @@ func sourceLine(src string, n int) string {
 		return ""
 	}
 	return strings.TrimRight(lines[n-1], "\r")
+}
+
+// blankPackageClause replaces a leading `package name` clause with spaces,
+// so that a whole program pasted into a cell runs as its body would; every
+// other byte keeps its position.
+func blankPackageClause(src string) string {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var s scanner.Scanner
+	s.Init(file, []byte(src), func(token.Position, string) {}, 0)
+	p, t, _ := s.Scan()
+	if t != token.PACKAGE {
+		return src
+	}
+	q, t, lit := s.Scan()
+	if t != token.IDENT {
+		return src
+	}
+	start, end := file.Offset(p), file.Offset(q)+len(lit)
+	return src[:start] + strings.Repeat(" ", end-start) + src[end:]
 }

@@ -1,0 +1,38 @@
+// Package conformance measures how far a gocl cell behaves like Go.
+//
+// It runs two corpora through the real gocl binary (GOCL_BIN, or one built
+// for the run) and classifies every program:
+//
+//   - yaegi's own test programs (the _test directory of the yaegi module that
+//     go.mod requires, read from the module cache), each pasted whole as one
+//     cell and compared with the output its trailing "// Output:" comment
+//     declares (or the error its "// Error:" comment declares), side by side
+//     with plain yaegi (interp.New with stdlib.Symbols, as yaegi's tests do);
+//   - our own corpus (corpus/<name>/main.go), short programs written from the
+//     Go specification, each compiled and run by the go command (the oracle:
+//     its output is what `go run` prints), then run through gocl pasted whole
+//     and in notebook form (declarations, then the body of main as top-level
+//     statements).
+//
+// A later cell that prints nothing follows every corpus program in both
+// forms, so that a func main or a defer that runs again after a later cell
+// shows as output Go does not print.
+//
+// Each result is one Class (see Classify). The tests fail only on
+// regressions: against baseline.json, and, for yaegi's programs, wherever
+// gocl (pasted whole) does worse than plain yaegi on a program yaegi passes
+// and no entry of KnownGaps explains why. A wrong answer the baseline
+// records does not fail the test; it is logged as WRONG ANSWER on every run
+// (go test -v shows it).
+//
+// Run, regenerate the baseline, write the results table:
+//
+//	go build -o bin/gocl . && export GOCL_BIN=$PWD/bin/gocl
+//	go test ./e2e/conformance/ -v                        # check
+//	go test ./e2e/conformance/ -update                   # rewrite baseline.json (worst of 3 runs per form)
+//	go test ./e2e/conformance/ -results /tmp/conformance.md
+//
+// -program-timeout (10s) bounds each program; -workers (2) runs that many
+// at once. -update refuses to write while a program is below plain yaegi
+// without a known gap.
+package conformance
