@@ -1,4 +1,5 @@
 """gocl driven by Debian's jupyter_client, the way Notebook, Lab and nbclient drive it."""
+import atexit
 import os
 import queue
 import subprocess
@@ -124,8 +125,10 @@ class NbconvertTest(unittest.TestCase):
         self.assertTrue(any(o.output_type == "execute_result" for o in outs))
 
 
-def tearDownModule():
-    goclenv.teardown()
+# At exit, not in tearDownModule: the test modules share one kernelspec
+# prefix, and removing it after the first module would leave the others
+# running whatever "gocl" kernelspec the system has.
+atexit.register(goclenv.teardown)
 
 
 if __name__ == "__main__":

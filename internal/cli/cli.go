@@ -22,6 +22,7 @@ Usage:
   gocl run NOTEBOOK.ipynb [-o OUT.ipynb | --inplace] [--allow-errors] [--timeout D] [--kernel-env K=V ...]
                                                             execute a notebook headless, no Jupyter needed
   gocl doctor [--fix]                                       diagnose the OpenCL set-up
+  gocl packages                                             list what cells can import, and what not and why
   gocl version                                              print gocl's, Go's and yaegi's versions
 `
 
@@ -43,6 +44,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return enginehost.Main(rest, stderr)
 	case "doctor":
 		return doctorCmd(rest, stdout, stderr)
+	case "packages":
+		return packagesCmd(rest, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "gocl %s\ngo %s\nyaegi %s\n", FullVersion(), GoVersion(), YaegiVersion())
 		return 0

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/traefik/yaegi/stdlib"
+	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 )
 
 // Scope is what the assistant needs to know about the running session.
@@ -62,7 +62,7 @@ type Assistant struct {
 	parsed map[string]*cellDecls // cache of parsed cell sources
 }
 
-// New returns an Assistant that knows the standard library (yaegi's
+// New returns an Assistant that knows the standard library (gocl's
 // stdlib.Symbols) and the packages of the extra symbol tables, such as this
 // module's kernel/symbols.Symbols.
 func New(extra ...Symbols) *Assistant {

@@ -190,10 +190,6 @@ func (k *Kernel) routeStdin(ctx context.Context) {
 func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Message) {
 	typ := m.Header.MsgType
 	k.log.Debug("request", "channel", ch, "msg_type", typ, "msg_id", m.Header.MsgID)
-	switch typ {
-	case "comm_msg", "comm_close":
-		return // no comms exist; nothing to answer, as ipykernel does
-	}
 	k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
 	var after func() // bookkeeping done once the client has its answer
 	defer func() {
@@ -219,9 +215,9 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 	case "history_request":
 		k.history(ch, m)
 	case "comm_info_request":
-		k.reply(ch, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
-	case "comm_open":
-		k.commOpen(m)
+		k.commInfo(ch, m)
+	case "comm_open", "comm_msg", "comm_close":
+		k.comm(ctx, m)
 	case "interrupt_request":
 		k.Interrupt()
 		k.reply(ch, m, "interrupt_reply", map[string]any{"status": "ok"})
@@ -284,20 +280,6 @@ func (k *Kernel) kernelInfo() map[string]any {
 			{"text": "OpenCL reference", "url": "https://registry.khronos.org/OpenCL/"},
 		},
 	}
-}
-
-func (k *Kernel) commOpen(m *wire.Message) {
-	var c struct {
-		CommID     string `json:"comm_id"`
-		TargetName string `json:"target_name"`
-	}
-	if err := json.Unmarshal(m.Content, &c); err != nil {
-		k.log.Warn("bad comm_open content", "err", err)
-		return
-	}
-	// No comm targets exist: close it at once, so the front end stops waiting.
-	k.log.Info("closing comm to unknown target", "target_name", c.TargetName)
-	k.t.Publish(m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
 }
 
 // shutdown answers shutdown_request. Without restart the kernel ends after

@@ -119,6 +119,9 @@ func BundleOf(v any) Bundle {
 		}
 		return out
 	}
+	if mb, ok := v.(MIMEBundler); ok { // a widget, say
+		return mimeBundleOf(mb)
+	}
 	b := Bundle{MIMEText: plainText(v)}
 	if v == nil {
 		return b

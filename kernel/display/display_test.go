@@ -321,3 +321,22 @@ func TestSave(t *testing.T) {
 		}
 	}
 }
+
+type ownBundle struct{}
+
+func (ownBundle) MIMEBundle() Bundle { return Bundle{"application/x-own": 1} }
+func (ownBundle) String() string     { return "own" }
+
+type badBundle struct{}
+
+func (badBundle) MIMEBundle() Bundle { panic("no bundle today") }
+
+func TestMIMEBundler(t *testing.T) {
+	b := BundleOf(ownBundle{})
+	if b["application/x-own"] != 1 || b[MIMEText] != "own" {
+		t.Errorf("BundleOf a MIMEBundler: %v", b)
+	}
+	if s, _ := BundleOf(badBundle{})[MIMEText].(string); !strings.Contains(s, "no bundle today") {
+		t.Errorf("a panicking MIMEBundle: %q", s)
+	}
+}

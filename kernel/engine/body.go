@@ -209,45 +209,26 @@ func (e *Engine) declareTop(name string, p *parsed, st ast.Stmt) ([]string, []re
 	return e.bindProbes(name, p, decls)
 }
 
-// probeIndexType handles a probe `p := X[i]` that yaegi v0.16.1 cannot
-// compile in its global scope when X has a compiled package's named slice or
-// map type (cl.PlatformList, sort.IntSlice: "constant definition loop"): it
-// probes X alone, reads the element type off X's type and declares the probe
-// with that type written out, `var p T`. It reports false when the probe has
-// another form or the type cannot be written in the cell's terms.
+// probeIndexType handles a probe `p := X` that yaegi v0.16.1 cannot
+// compile in its global scope, as when X indexes a compiled package's named
+// slice or map (cl.Platforms()[0].Devices()[0], sort.IntSlice{..}[0]:
+// "constant definition loop", or a crash of its compiler): it works out X's
+// type by reflection (exprType) and declares the probe with that type
+// written out, `var p T`. It reports false when the type cannot be worked
+// out or written in the cell's terms.
 func (e *Engine) probeIndexType(name string, p *parsed, probe ast.Stmt) (ast.Stmt, bool) {
 	as, ok := probe.(*ast.AssignStmt)
 	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 		return nil, false
 	}
-	ix, ok := as.Rhs[0].(*ast.IndexExpr)
+	ix := as.Rhs[0]
 	id, _ := as.Lhs[0].(*ast.Ident)
-	if !ok || id == nil {
+	if id == nil {
 		return nil, false
 	}
 	pos := as.Pos()
-	coll := &ast.Ident{NamePos: pos, Name: fmt.Sprintf("%s%d_coll", probePrefix, probeSeq.Add(1))}
-	if e.compileOnly(name, p, &ast.AssignStmt{Lhs: []ast.Expr{coll}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{ix.X}}) != nil {
-		return nil, false
-	}
-	if e.resizeAt(pos) != nil {
-		return nil, false
-	}
-	v, ok := globals(e.in)[coll.Name]
-	if !ok || !v.IsValid() {
-		return nil, false
-	}
-	t := v.Type()
-	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Array {
-		t = t.Elem()
-	}
-	var elem reflect.Type
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array, reflect.Map:
-		elem = t.Elem()
-	case reflect.String:
-		elem = reflect.TypeOf(byte(0))
-	default:
+	elem, ok := e.exprType(ix)
+	if !ok {
 		return nil, false
 	}
 	typ, ok := typeExpr(elem, e.Scope(), pos)
@@ -259,6 +240,114 @@ func (e *Engine) probeIndexType(name string, p *parsed, probe ast.Stmt) (ast.Stm
 		return nil, false
 	}
 	return decl, true
+}
+
+// exprType works out the type of x, an expression over globals and
+// compiled packages, from reflection alone: yaegi's compiler cannot type
+// some of them in its global scope (an index of a compiled package's named
+// slice: cl.Platforms()[0].Devices()[0]). It knows identifiers, package
+// members, calls of one result, indexes, fields, methods, * and ().
+func (e *Engine) exprType(x ast.Expr) (reflect.Type, bool) {
+	if t, ok := e.reflectType(x); ok {
+		return t, true
+	}
+	// What yaegi can type alone: a probe of x compiled, never run.
+	pos := x.Pos()
+	probe := &ast.Ident{NamePos: pos, Name: fmt.Sprintf("%s%d_x", probePrefix, probeSeq.Add(1))}
+	st := &ast.AssignStmt{Lhs: []ast.Expr{probe}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{x}}
+	if _, err := e.compileAST(&ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{st}, Rbrace: x.End()}); err != nil || e.resizeAt(pos) != nil {
+		return nil, false
+	}
+	if v, ok := globals(e.in)[probe.Name]; ok && v.IsValid() {
+		return v.Type(), true
+	}
+	return nil, false
+}
+
+// reflectType is exprType by reflection over the parts of x.
+func (e *Engine) reflectType(x ast.Expr) (reflect.Type, bool) {
+	switch x := x.(type) {
+	case *ast.ParenExpr:
+		return e.exprType(x.X)
+	case *ast.Ident:
+		if v, ok := globals(e.in)[x.Name]; ok && v.IsValid() {
+			return v.Type(), true
+		}
+	case *ast.StarExpr:
+		if t, ok := e.exprType(x.X); ok && t.Kind() == reflect.Pointer {
+			return t.Elem(), true
+		}
+	case *ast.IndexExpr:
+		t, ok := e.exprType(x.X)
+		if !ok {
+			return nil, false
+		}
+		if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Slice, reflect.Array, reflect.Map:
+			return t.Elem(), true
+		case reflect.String:
+			return reflect.TypeOf(byte(0)), true
+		}
+	case *ast.CallExpr:
+		t, ok := e.exprType(x.Fun)
+		if ok && t.Kind() == reflect.Func && t.NumOut() == 1 {
+			return t.Out(0), true
+		}
+	case *ast.SelectorExpr:
+		if pkg, ok := x.X.(*ast.Ident); ok {
+			e.state.Lock()
+			ipath, imported := e.imports[pkg.Name]
+			e.state.Unlock()
+			if _, global := globals(e.in)[pkg.Name]; imported && !global {
+				v, ok := e.symbols[ipath][x.Sel.Name]
+				if !ok || !v.IsValid() {
+					return nil, false
+				}
+				if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() != reflect.Func && !v.IsNil() && v.Elem().CanSet() {
+					return v.Type().Elem(), true // a package variable
+				}
+				return v.Type(), true
+			}
+		}
+		t, ok := e.exprType(x.X)
+		if !ok {
+			return nil, false
+		}
+		if m, ok := t.MethodByName(x.Sel.Name); ok {
+			return methodValueType(m.Type), true
+		}
+		if t.Kind() != reflect.Pointer {
+			if m, ok := reflect.PointerTo(t).MethodByName(x.Sel.Name); ok {
+				return methodValueType(m.Type), true
+			}
+		}
+		st := t
+		if st.Kind() == reflect.Pointer {
+			st = st.Elem()
+		}
+		if st.Kind() == reflect.Struct {
+			if f, ok := st.FieldByName(x.Sel.Name); ok {
+				return f.Type, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// methodValueType drops the receiver from a method's func type.
+func methodValueType(m reflect.Type) reflect.Type {
+	in := make([]reflect.Type, 0, m.NumIn()-1)
+	for i := 1; i < m.NumIn(); i++ {
+		in = append(in, m.In(i))
+	}
+	out := make([]reflect.Type, m.NumOut())
+	for i := range out {
+		out[i] = m.Out(i)
+	}
+	return reflect.FuncOf(in, out, m.IsVariadic())
 }
 
 // resizeFrame makes the global frame hold every variable compiled so far

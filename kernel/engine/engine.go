@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -12,9 +13,10 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/seed43a1e1ab/gocl/internal/capture"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 )
 
 // Options configures a new Engine.
@@ -56,13 +58,14 @@ type Engine struct {
 
 	stdin *stdinReader
 
-	state   sync.Mutex        // guards what Scope reads
-	files   map[string]string // cell name -> source, for tracebacks
-	imports map[string]string // name in cells -> import path
-	types   map[string]string // type name -> normalized declaration
-	decls   map[string]Symbol // user declarations by name
-	dropped map[string]string // names a failed cell declared but never set, by cell
-	avail   map[string]bool   // importable package paths
+	state   sync.Mutex                          // guards what Scope reads
+	files   map[string]string                   // cell name -> source, for tracebacks
+	imports map[string]string                   // name in cells -> import path
+	types   map[string]string                   // type name -> normalized declaration
+	decls   map[string]Symbol                   // user declarations by name
+	dropped map[string]string                   // names a failed cell declared but never set, by cell
+	avail   map[string]bool                     // importable package paths
+	symbols map[string]map[string]reflect.Value // compiled symbols by import path, for exprType
 
 	trace   traceLog
 	bodyAt  atomic.Pointer[frame]          // where the running cell's body function starts
@@ -84,12 +87,19 @@ type cellIO struct {
 func (c *cellIO) stream(name, text string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if cp := capture.Current(); cp != nil { // an Output widget (see comm.go)
+		cp.Stream(name, text)
+		return
+	}
 	c.sink.Stream(name, text)
 }
 
 func (c *cellIO) display(m display.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if cp := capture.Current(); cp != nil && cp.Display(m) {
+		return
+	}
 	c.sink.Display(m)
 }
 
@@ -112,6 +122,7 @@ func New(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	useOwnStdio()
+	resetComms() // comms of an earlier interpreter are gone (comm.go)
 	e := &Engine{
 		files:   map[string]string{},
 		imports: map[string]string{},
@@ -135,13 +146,31 @@ func New(opts Options) (*Engine, error) {
 	e.stopper = st
 	e.stdin.stopped = st.stopped
 
+	// The standard library of the Go that built gocl, then the generic
+	// packages' interpreted sources (they replace the older ones yaegi
+	// compiles when it sees fmt), then the extra tables.
 	tables := append([]interp.Exports{stdlib.Symbols}, opts.Exports...)
-	for _, t := range tables {
+	for i, t := range tables {
 		if err := e.in.Use(t); err != nil {
 			return nil, fmt.Errorf("load symbols: %w", err)
 		}
-		for k := range t {
-			e.avail[path.Dir(k)] = true
+		for k, syms := range t {
+			if p := path.Dir(k); p != "." && !strings.HasPrefix(p, "github.com/traefik/yaegi") {
+				e.avail[p] = true // not yaegi's own hooks
+			}
+			if e.symbols == nil {
+				e.symbols = map[string]map[string]reflect.Value{}
+			}
+			e.symbols[path.Dir(k)] = syms
+		}
+		if i > 0 {
+			continue
+		}
+		for _, src := range stdlib.Sources() {
+			if _, err := e.in.Compile(src.Code); err != nil {
+				return nil, fmt.Errorf("load the generic package %s: %w", src.Path, err)
+			}
+			e.avail[src.Path] = true
 		}
 	}
 	if err := e.in.Use(e.overrides()); err != nil {

@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/token"
 	"log"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -342,10 +341,9 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 			spec := s.(*ast.ImportSpec)
 			ipath, _ := strconv.Unquote(spec.Path.Value)
 			if !e.avail[ipath] {
-				return e.errorAt(name, "ImportError", fmt.Sprintf("package %q is not available: cells can import the Go "+
-					"standard library and the packages built into gocl (see the kernel's doc)", ipath), spec.Pos(), nil)
+				return e.errorAt(name, "ImportError", importRefusal(ipath), spec.Pos(), nil)
 			}
-			alias := path.Base(ipath)
+			alias := importName(ipath)
 			if spec.Name != nil {
 				alias = spec.Name.Name
 			}
@@ -383,7 +381,7 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 	for _, s := range keep {
 		spec := s.(*ast.ImportSpec)
 		ipath, _ := strconv.Unquote(spec.Path.Value)
-		alias := path.Base(ipath)
+		alias := importName(ipath)
 		if spec.Name != nil {
 			alias = spec.Name.Name
 		}

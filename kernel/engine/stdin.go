@@ -72,7 +72,10 @@ func (r *stdinReader) fill() error {
 			case <-time.After(stopGrace):
 			}
 		}
-		return errors.New("stdin: the cell was interrupted while waiting for input")
+		// Then stop the cell here, whatever the interpreter has reached
+		// (on a loaded machine it may not have stopped yet): fmt's scanners
+		// pass the panic on, and the engine reports Interrupted.
+		panic(stopBody{})
 	}
 	if rep.err != nil {
 		// No input request was answered: the prompt is ordinary output.

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellio"
+	"github.com/seed43a1e1ab/gocl/kernel/comm"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/enginewire"
 )
@@ -34,6 +35,13 @@ type Engine interface {
 // statement still inside a compiled call (*engine.Engine provides it).
 type Blocker interface {
 	TakeBlocked() <-chan struct{}
+}
+
+// Commer is the optional part of an Engine that serves Jupyter comms
+// (*engine.Engine provides it).
+type Commer interface {
+	Comm(ctx context.Context, m comm.Message, sink cellio.Sink) cellio.Result
+	CommInfo(target string) map[string]string
 }
 
 // Handler answers one request; what it returns is the body of EvDone.
@@ -75,6 +83,23 @@ func New(conn *enginewire.Conn, eng Engine, exit func(int)) *Host {
 		enginewire.OpInspect:    h.inspect,
 		enginewire.OpIsComplete: h.isComplete,
 		enginewire.OpDeclare:    h.declare,
+	}
+	if c, ok := eng.(Commer); ok {
+		h.handlers[enginewire.OpComm] = func(ctx context.Context, call *Call) (any, error) {
+			var m comm.Message
+			if err := enginewire.Decode(enginewire.OpComm, call.Body, &m); err != nil {
+				return nil, err
+			}
+			engine.RenewStdio()
+			return enginewire.ExecuteReply{Result: c.Comm(ctx, m, &sink{c: call, ctx: ctx, allowStdin: true})}, nil
+		}
+		h.handlers[enginewire.OpCommInfo] = func(_ context.Context, call *Call) (any, error) {
+			var b enginewire.CommInfoBody
+			if err := enginewire.Decode(enginewire.OpCommInfo, call.Body, &b); err != nil {
+				return nil, err
+			}
+			return enginewire.CommInfoReply{Comms: c.CommInfo(b.Target)}, nil
+		}
 	}
 	return h
 }
@@ -285,6 +310,11 @@ func (s *sink) Stream(name, text string) {
 }
 
 func (s *sink) Display(m cellio.Message) { s.c.Emit(enginewire.EvDisplay, m) }
+
+// Comm carries a kernel-side comm message (engine.CommSink), also after the
+// request was answered: the supervisor routes it to the last sink that
+// carried comm messages.
+func (s *sink) Comm(m comm.Message) { s.c.Emit(enginewire.EvComm, m) }
 
 func (s *sink) Input(prompt string, password bool) (string, error) {
 	if !s.allowStdin {

@@ -29,6 +29,8 @@ const (
 	OpInspect    = "inspect"     // InspectBody -> InspectReply
 	OpIsComplete = "is_complete" // IsCompleteBody -> IsCompleteReply
 	OpDeclare    = "declare"     // DeclareBody -> DeclareReply: re-declare cells after a crash
+	OpComm       = "comm"        // comm.Message from the front end -> ExecuteReply
+	OpCommInfo   = "comm_info"   // CommInfoBody -> CommInfoReply
 	OpShutdown   = "shutdown"    // no body -> no body; the engine process exits after EvDone
 
 	// Notifications: no EvDone.
@@ -45,6 +47,7 @@ const (
 	EvInput   = "input"   // InputBody: the cell reads stdin; answer with OpInputReply
 	EvDone    = "done"    // the request's answer
 	EvPong    = "pong"    // the answer to OpPing
+	EvComm    = "comm"    // comm.Message from the kernel side (a widget); may come after its request's EvDone
 )
 
 // Request is one message from the kernel to the engine.
@@ -133,6 +136,16 @@ type DeclareBody struct {
 // DeclareReply says which of DeclareBody's sources failed to declare again.
 type DeclareReply struct {
 	Failed []string `json:"failed,omitempty"`
+}
+
+// CommInfoBody is a comm_info_request.
+type CommInfoBody struct {
+	Target string `json:"target,omitempty"`
+}
+
+// CommInfoReply lists open comms, comm id -> target name.
+type CommInfoReply struct {
+	Comms map[string]string `json:"comms"`
 }
 
 // TargetBody names the request a notification is about.

@@ -18,10 +18,11 @@ type outputs struct {
 	displayID map[string]map[int][]int // display_id -> cell index -> output indexes
 	cell      int                      // index of the running cell
 	clearNext bool                     // a clear_output(wait=True) is pending
+	widgets   *widgetState             // the widgets' state, for metadata.widgets
 }
 
 func newOutputs(cells []map[string]any) *outputs {
-	return &outputs{cells: cells, displayID: map[string]map[int][]int{}}
+	return &outputs{cells: cells, displayID: map[string]map[int][]int{}, widgets: newWidgetState()}
 }
 
 // start begins cell i: its outputs are emptied, as nbclient does.

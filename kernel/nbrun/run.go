@@ -283,6 +283,7 @@ func (c Config) cells(ctx context.Context, nb *notebook, eng Runner, opt *option
 		}
 	}
 	outs := newOutputs(nb.cells)
+	defer nb.setWidgets(outs.widgets)
 	count := 0
 	for i, cell := range nb.cells {
 		src, ok := runnable(cell)

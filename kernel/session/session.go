@@ -21,6 +21,7 @@ import (
 var Preimports = map[string]string{
 	"cl":      "github.com/seed43a1e1ab/gocl/clapi",
 	"display": "github.com/seed43a1e1ab/gocl/kernel/display",
+	"widgets": "github.com/seed43a1e1ab/gocl/kernel/widgets",
 }
 
 // NewEngine makes the interpreter that the kernel and `gocl run` share.

@@ -6,11 +6,49 @@ import (
 	"time"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellio"
+	"github.com/seed43a1e1ab/gocl/kernel/comm"
 	"github.com/seed43a1e1ab/gocl/kernel/enginewire"
 )
 
 // Execute runs one cell in the engine process.
 func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
+	return s.run(ctx, enginewire.OpExecute, enginewire.ExecuteBody{Code: code, AllowStdin: true}, sink, func(r cellio.Result) {
+		if r.Err == nil || !isCompileError(r.Err) {
+			if d, names := declarations(code); d != "" {
+				s.mu.Lock()
+				s.decls = append(s.decls, d)
+				s.declNames = appendNew(s.declNames, names...)
+				s.mu.Unlock()
+			}
+		}
+	})
+}
+
+// Comm handles one comm message from the front end in the engine process
+// (dispatch.Comms): widget callbacks run there as a cell would.
+func (s *Supervisor) Comm(ctx context.Context, m comm.Message, sink cellio.Sink) cellio.Result {
+	return s.run(ctx, enginewire.OpComm, m, sink, nil)
+}
+
+// CommInfo lists the engine's open comms (dispatch.Comms).
+func (s *Supervisor) CommInfo(target string) map[string]string {
+	var r enginewire.CommInfoReply
+	if p, err := s.engine(); err == nil {
+		if p.call(enginewire.OpCommInfo, enginewire.CommInfoBody{Target: target}, &r) == nil {
+			return r.Comms
+		}
+	}
+	return map[string]string{}
+}
+
+// commSink is the optional part of a Sink that carries kernel-side comm
+// messages (engine.CommSink).
+type commSink interface{ Comm(comm.Message) }
+
+// run sends a request that runs cell code (a cell, a comm handler) and
+// serves its events until it ends or the engine dies; done sees the result
+// of a request that ended.
+func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.Sink, done func(cellio.Result)) cellio.Result {
 	var p *proc
 	for p == nil {
 		q, err := s.engine()
@@ -32,7 +70,12 @@ func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink)
 		s.running = false
 		s.mu.Unlock()
 	}()
-	id, ch, err := p.request(enginewire.OpExecute, enginewire.ExecuteBody{Code: code, AllowStdin: true})
+	if cs, ok := sink.(commSink); ok {
+		s.mu.Lock()
+		s.lastComm = cs
+		s.mu.Unlock()
+	}
+	id, ch, err := p.request(op, body)
 	if err != nil {
 		return s.died(p, sink, "")
 	}
@@ -111,14 +154,13 @@ func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink)
 				}
 				s.mu.Lock()
 				s.blocked = r.Blocked
-				if r.Result.Err == nil || !isCompileError(r.Result.Err) {
-					if d, names := declarations(code); d != "" {
-						s.decls = append(s.decls, d)
-						s.declNames = appendNew(s.declNames, names...)
-					}
-				}
 				s.mu.Unlock()
+				if done != nil {
+					done(r.Result)
+				}
 				return r.Result
+			case enginewire.EvComm:
+				s.comm(ev)
 			}
 		case <-cancelled:
 			cancelled = nil
@@ -308,4 +350,20 @@ func cutAgainst(s, report string) (output, rest string) {
 		off += len(l)
 	}
 	return s, ""
+}
+
+// comm delivers a kernel-side comm message to the last sink that carried
+// comm messages: the running request's, or, for one a goroutine sent after
+// its request ended, the latest one's (as ipykernel parents them).
+func (s *Supervisor) comm(ev enginewire.Event) {
+	var m comm.Message
+	if enginewire.Decode(ev.Kind, ev.Body, &m) != nil {
+		return
+	}
+	s.mu.Lock()
+	cs := s.lastComm
+	s.mu.Unlock()
+	if cs != nil {
+		cs.Comm(m)
+	}
 }

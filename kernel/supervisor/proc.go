@@ -28,6 +28,8 @@ type proc struct {
 	sock *net.UnixConn
 	log  *slog.Logger
 
+	orphan func(enginewire.Event)
+
 	// captured are the read ends of the engine's fd 1 and 2 capture pipes,
 	// read only once the engine died (see engine.CapturedReaders).
 	captured [2]*os.File
@@ -48,7 +50,9 @@ type proc struct {
 }
 
 // startProc starts `exe engine` and waits until it is ready.
-func startProc(exe string, args []string, env []string, log *slog.Logger) (*proc, error) {
+// orphan receives the events that belong to no pending request (comm
+// messages a goroutine sent after its request ended).
+func startProc(exe string, args []string, env []string, log *slog.Logger, orphan func(enginewire.Event)) (*proc, error) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("socketpair for the engine: %w", err)
@@ -87,7 +91,7 @@ func startProc(exe string, args []string, env []string, log *slog.Logger) (*proc
 		return nil, fmt.Errorf("starting the engine process %s: %w", exe, err)
 	}
 	errW.Close()
-	p := &proc{cmd: cmd, pid: cmd.Process.Pid, sock: sock, log: log,
+	p := &proc{cmd: cmd, pid: cmd.Process.Pid, sock: sock, log: log, orphan: orphan,
 		calls: map[uint64]chan enginewire.Event{}, exited: make(chan struct{}), lost: make(chan struct{}),
 		stderrEOF: make(chan struct{})}
 	go p.readStderr(errR)
@@ -206,6 +210,9 @@ func (p *proc) readEvents() {
 		}
 		p.mu.Unlock()
 		if ch == nil {
+			if p.orphan != nil && ev.Kind != enginewire.EvDone && ev.Kind != enginewire.EvPong {
+				p.orphan(ev)
+			}
 			continue
 		}
 		ch <- ev

@@ -72,6 +72,7 @@ type Supervisor struct {
 	blocked       bool      // the engine reports a stuck interrupted statement
 	lastInterrupt time.Time // of the previous interrupt
 	note          string    // printed on the stderr of the next cell
+	lastComm      commSink  // the last sink that carried comm messages
 	decls         []string  // declarations of the cells that ran, in order
 	declNames     []string  // the funcs and types among them
 }
@@ -99,7 +100,12 @@ func New(cfg Config) (*Supervisor, error) {
 }
 
 func (s *Supervisor) start() (*proc, error) {
-	p, err := startProc(s.cfg.Exe, []string{"--memory-limit", strconv.FormatInt(s.limit, 10)}, nil, s.cfg.Log)
+	p, err := startProc(s.cfg.Exe, []string{"--memory-limit", strconv.FormatInt(s.limit, 10)}, nil, s.cfg.Log,
+		func(ev enginewire.Event) {
+			if ev.Kind == enginewire.EvComm {
+				s.comm(ev) // sent after its request ended
+			}
+		})
 	if err == nil {
 		go s.watch(p)
 	}

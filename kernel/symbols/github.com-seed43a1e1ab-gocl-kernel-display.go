@@ -46,6 +46,7 @@ func init() {
 		"Handle":      reflect.ValueOf((*display.Handle)(nil)),
 		"JPEGer":      reflect.ValueOf((*display.JPEGer)(nil)),
 		"Kind":        reflect.ValueOf((*display.Kind)(nil)),
+		"MIMEBundler": reflect.ValueOf((*display.MIMEBundler)(nil)),
 		"Markdowner":  reflect.ValueOf((*display.Markdowner)(nil)),
 		"Message":     reflect.ValueOf((*display.Message)(nil)),
 		"PNGer":       reflect.ValueOf((*display.PNGer)(nil)),
@@ -53,11 +54,12 @@ func init() {
 		"SVGer":       reflect.ValueOf((*display.SVGer)(nil)),
 
 		// interface wrapper definitions
-		"_HTMLer":     reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_HTMLer)(nil)),
-		"_JPEGer":     reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_JPEGer)(nil)),
-		"_Markdowner": reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_Markdowner)(nil)),
-		"_PNGer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_PNGer)(nil)),
-		"_SVGer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_SVGer)(nil)),
+		"_HTMLer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_HTMLer)(nil)),
+		"_JPEGer":      reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_JPEGer)(nil)),
+		"_MIMEBundler": reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler)(nil)),
+		"_Markdowner":  reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_Markdowner)(nil)),
+		"_PNGer":       reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_PNGer)(nil)),
+		"_SVGer":       reflect.ValueOf((*_github_com_seed43a1e1ab_gocl_kernel_display_SVGer)(nil)),
 	}
 }
 
@@ -79,6 +81,16 @@ type _github_com_seed43a1e1ab_gocl_kernel_display_JPEGer struct {
 
 func (W _github_com_seed43a1e1ab_gocl_kernel_display_JPEGer) JPEG() []byte {
 	return W.WJPEG()
+}
+
+// _github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler is an interface wrapper for MIMEBundler type
+type _github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler struct {
+	IValue      interface{}
+	WMIMEBundle func() display.Bundle
+}
+
+func (W _github_com_seed43a1e1ab_gocl_kernel_display_MIMEBundler) MIMEBundle() display.Bundle {
+	return W.WMIMEBundle()
 }
 
 // _github_com_seed43a1e1ab_gocl_kernel_display_Markdowner is an interface wrapper for Markdowner type

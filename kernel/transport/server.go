@@ -272,10 +272,17 @@ func (s *Server) sendIOPub(it *outItem, text []byte) {
 	if it.stream {
 		content = StreamContent{Name: it.name, Text: string(text)}
 	}
+	x, extras := content.(withExtras) // PublishWith (publishwith.go)
+	if extras {
+		content = x.content
+	}
 	m, err := wire.NewMessage(it.msgType, s.session, it.parent, content)
 	if err != nil {
 		s.log.Warn("transport: iopub message dropped", "msg_type", it.msgType, "err", err)
 		return
+	}
+	if extras {
+		m.Metadata, m.Buffers = x.metadata, x.buffers
 	}
 	m.Identities = [][]byte{[]byte("kernel." + s.session + "." + it.msgType)}
 	frames, err := s.signer.Encode(m)

@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/seed43a1e1ab/gocl/kernel/assist/internal/docgen"
-	"github.com/traefik/yaegi/stdlib"
+	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 )
 
 func main() {

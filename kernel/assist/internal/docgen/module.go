@@ -14,7 +14,7 @@ const Module = "github.com/seed43a1e1ab/gocl"
 
 // ModuleDirs are the directories, relative to the module root, of this
 // module's packages whose docs are embedded.
-var ModuleDirs = []string{"kernel/display", "clapi"}
+var ModuleDirs = []string{"kernel/display", "clapi", "kernel/widgets"}
 
 // BuildModule builds the docs of ModuleDirs below root. A directory that does
 // not exist yet or holds no Go files is skipped and listed in skipped.

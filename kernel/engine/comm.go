@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/seed43a1e1ab/gocl/internal/capture"
+	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/comm"
+)
+
+// Comms: the engine's half of Jupyter comms (kernel/comm), which is what
+// ipywidgets (kernel/widgets) rides on.
+//
+// Into the engine: the dispatcher hands each comm_open, comm_msg and
+// comm_close from the front end to Comm, as plain data, with a Sink for what
+// handling it emits. Comm runs the handler the way Execute runs a cell: one
+// at a time with cells, output captured from fds 1 and 2 and the display
+// package, interruptible through ctx, a panic turned into a CellError.
+//
+// Out of the engine: kernel-side comm messages (a widget created, a value
+// set from Go, echo_update) reach the sink of the running cell or comm
+// handler through its CommSink method; sent from a goroutine when nothing
+// runs, they go to the last sink that carried comm messages, as ipykernel
+// sends them with the last request as parent.
+
+// CommSink is the optional part of a Sink that carries comm messages from
+// the kernel side out to the front end (comm_open, comm_msg, comm_close on
+// IOPub). Comm may be called from any goroutine, also while another call of
+// the same sink is in progress, and also after the request the sink belongs
+// to was answered. A Sink without it drops comm messages.
+type CommSink interface {
+	Comm(m comm.Message)
+}
+
+var (
+	commMu       sync.Mutex // serializes CommSink calls
+	lastComm     atomic.Pointer[cellIO]
+	commDropOnce sync.Once // says once that a sink cannot carry comms
+)
+
+func init() {
+	comm.SetPublisher(publishComm)
+	capture.SetFlusher(func() { _ = flushAll(drainTimeout) })
+}
+
+// publishComm sends m through the running cell's sink, else the last sink
+// that carried a comm message.
+func publishComm(m comm.Message) {
+	c := running.Load()
+	if c != nil {
+		if _, ok := c.sink.(CommSink); ok {
+			lastComm.Store(c)
+		}
+	} else {
+		c = lastComm.Load()
+	}
+	if c == nil {
+		return
+	}
+	cs, ok := c.sink.(CommSink)
+	if !ok {
+		commDropOnce.Do(func() {
+			fmt.Fprintf(OriginalStderr(), "gocl: widget and comm messages are dropped: the sink of this run (%T) has no "+
+				"Comm method (engine.CommSink), so widgets cannot reach the page\n", c.sink)
+		})
+		return
+	}
+	commMu.Lock()
+	defer commMu.Unlock()
+	cs.Comm(m)
+}
+
+// resetComms forgets the comms of an earlier interpreter; New calls it.
+func resetComms() {
+	lastComm.Store(nil)
+	comm.Reset()
+}
+
+// Comm handles one comm message from the front end (comm_open, comm_msg or
+// comm_close): the target's opener or the comm's handler runs, and with it
+// any widget callbacks, as a cell would. What they print or display reaches
+// sink; a failure comes back in Result.Err. Cancelling ctx interrupts them.
+func (e *Engine) Comm(ctx context.Context, m comm.Message, sink Sink) Result {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return Result{Err: simpleError("EngineClosed", "this engine was closed; restart the kernel")}
+	}
+	if err := e.waitBusy(ctx); err != nil {
+		return Result{Err: err}
+	}
+	io := &cellIO{sink: sink, ctx: ctx}
+	outStream.attach(io.stream)
+	errOut.attach(io.stream)
+	running.Store(io)
+	cellctx.Set(ctx)
+	e.stdin.begin(io)
+	defer func() {
+		if err := flushAll(drainTimeout); err != nil {
+			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
+		}
+		capture.Reset()
+		outStream.detach()
+		errOut.detach()
+		running.CompareAndSwap(io, nil)
+		cellctx.Set(nil)
+		e.stdin.end()
+	}()
+	if err := e.runFunc(ctx, func() error { return comm.Deliver(m) }); err != nil {
+		return Result{Err: err}
+	}
+	return Result{}
+}
+
+// CommRefused is the CellError name of a comm_open that was answered with
+// comm_close (see comm.RefusedError): something to log, not to show.
+const CommRefused = "CommRefused"
+
+// CommInfo lists the open comms, comm id -> target name, only those of
+// target when it is not empty (comm_info_request).
+func (e *Engine) CommInfo(target string) map[string]string { return comm.Info(target) }
+
+// runFunc runs f, compiled code that may call into interpreted code (widget
+// callbacks), on its own goroutine as run runs a cell's statement: an
+// interrupt stops the interpreted frames, a panic becomes a CellError.
+func (e *Engine) runFunc(ctx context.Context, f func() error) *CellError {
+	if ctx.Err() != nil {
+		return interrupted("")
+	}
+	e.stopper.arm()
+	done := make(chan struct{})
+	var ferr error
+	var panicked any
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				panicked = r
+			}
+		}()
+		ferr = f()
+	}()
+	select {
+	case <-done:
+		if panicked != nil {
+			if p, ok := panicked.(interp.Panic); ok {
+				panicked = p.Value
+			}
+			return simpleError("panic", fmt.Sprintf("a comm handler panicked: %v", panicked))
+		}
+		var refused *comm.RefusedError
+		if errors.As(ferr, &refused) {
+			return simpleError(CommRefused, ferr.Error())
+		}
+		if ferr != nil {
+			return simpleError("CommError", ferr.Error())
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	e.stopper.stop()
+	select {
+	case <-done:
+		return interrupted("")
+	case <-time.After(stopGrace):
+		e.busy = done
+		return interrupted("The widget callback is still inside a compiled call that cannot be interrupted; " +
+			"the next cell waits for it to return.")
+	}
+}

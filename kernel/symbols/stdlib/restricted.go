@@ -1,0 +1,69 @@
+package stdlib
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+)
+
+// yaegi's extractor maps a few symbols of os and log to local names
+// (osExit, logFatal...) so that interpreted code cannot end the process it
+// runs in. They are defined here.
+
+// Exit is the panic value of os.Exit in interpreted code. A host that wants
+// os.Exit to end something (gocl ends the cell) overrides os.Exit or
+// recovers this value.
+type Exit int
+
+func (e Exit) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// osExit is os.Exit for interpreted code: it panics with Exit(code).
+func osExit(code int) { panic(Exit(code)) }
+
+var errOwnProcess = errors.New("os.FindProcess: the interpreter's own process cannot be found from a cell")
+
+// osFindProcess is os.FindProcess, except for the interpreter's own process.
+func osFindProcess(pid int) (*os.Process, error) {
+	if pid == os.Getpid() {
+		return nil, errOwnProcess
+	}
+	return os.FindProcess(pid)
+}
+
+// log's package-level Fatal functions panic after logging, like log.Panic.
+func logFatal(v ...any)                 { log.Panic(v...) }
+func logFatalf(format string, v ...any) { log.Panicf(format, v...) }
+func logFatalln(v ...any)               { log.Panicln(v...) }
+
+// logLogger is log.Logger for interpreted code: its Fatal methods panic.
+type logLogger struct{ l *log.Logger }
+
+// logNew is log.New for interpreted code.
+func logNew(out io.Writer, prefix string, flag int) *logLogger {
+	return &logLogger{log.New(out, prefix, flag)}
+}
+
+func (l *logLogger) Fatal(v ...any)                 { l.l.Panic(v...) }
+func (l *logLogger) Fatalf(format string, v ...any) { l.l.Panicf(format, v...) }
+func (l *logLogger) Fatalln(v ...any)               { l.l.Panicln(v...) }
+func (l *logLogger) Flags() int                     { return l.l.Flags() }
+func (l *logLogger) Output(depth int, s string) error {
+	return l.l.Output(depth+1, s)
+}
+func (l *logLogger) Panic(v ...any)                 { l.l.Panic(v...) }
+func (l *logLogger) Panicf(format string, v ...any) { l.l.Panicf(format, v...) }
+func (l *logLogger) Panicln(v ...any)               { l.l.Panicln(v...) }
+func (l *logLogger) Prefix() string                 { return l.l.Prefix() }
+func (l *logLogger) Print(v ...any)                 { l.l.Print(v...) }
+func (l *logLogger) Printf(format string, v ...any) { l.l.Printf(format, v...) }
+func (l *logLogger) Println(v ...any)               { l.l.Println(v...) }
+func (l *logLogger) SetFlags(flag int)              { l.l.SetFlags(flag) }
+func (l *logLogger) SetOutput(w io.Writer)          { l.l.SetOutput(w) }
+func (l *logLogger) SetPrefix(prefix string)        { l.l.SetPrefix(prefix) }
+func (l *logLogger) Writer() io.Writer              { return l.l.Writer() }
+
+// Logger returns the *log.Logger underneath, for compiled code that wants one
+// (http.Server.ErrorLog...).
+func (l *logLogger) Logger() *log.Logger { return l.l }
