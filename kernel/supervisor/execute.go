@@ -277,6 +277,9 @@ func (s *Supervisor) postMortem(p *proc, held string) (c crash, out, errText str
 	}
 	if dump != "" {
 		report = dump + "\n" + report
+		if strings.TrimSpace(errText) == "" {
+			errText = "" // the blank line the runtime prints before its trace
+		}
 	}
 	return crash{report: report, state: p.exitState(), maps: p.maps.text, frozen: why == killedFrozen, limit: s.limit}, out, errText
 }
