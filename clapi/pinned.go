@@ -287,8 +287,14 @@ func (p *PinnedHost) Uint32s() []uint32 { return p.m.Uint32s() }
 func (p *PinnedHost) Bytes() []byte { return p.m.Bytes() }
 
 // Close waits for copies that use the memory, unmaps it and releases its
-// buffer. It is idempotent.
+// buffer. It is idempotent. A PinnedHost of at most 32 MiB whose views were
+// taken stays mapped after Close, up to 256 MiB in all (the oldest is freed
+// first), so that a stray write through a view cannot corrupt the C heap
+// (see quarantine.go).
 func (p *PinnedHost) Close() {
+	if p.keepMapped() {
+		return
+	}
 	p.m.Unmap()
 	p.m.buf.Release()
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
-"""A do-nothing Jupyter kernel on pyzmq: the floor any kernel's round trip
-is measured against (issue 13: gocl's execute round trip within 1.15x of it).
+"""A do-nothing Jupyter kernel: the floor of an execute round trip.
 
-  /usr/bin/python3 bench/kernel/nullkernel.py -f CONNECTION_FILE
+It answers kernel_info_request, and execute_request with busy, execute_input,
+execute_reply and idle, doing no work; it echoes heartbeats and ends on
+shutdown_request. bench/kernel/supervisedbench.py measures gocl against it
+through the same jupyter_client client in the same run.
 
-It answers kernel_info_request and execute_request (busy, reply, idle; the
-code is not run), shutdown_request, and echoes heartbeats. Everything else
-is ignored. Signing and parsing are jupyter_client's Session, as ipykernel's.
+  python3 nullkernel.py -f CONNECTION_FILE
 """
 import json
 import sys
@@ -19,11 +19,11 @@ from jupyter_client.session import Session
 def main():
     cf = sys.argv[sys.argv.index("-f") + 1]
     with open(cf) as f:
-        info = json.load(f)
-    key = info.get("key", "")
-    session = Session(key=key.encode() if isinstance(key, str) else key, username="null")
+        ci = json.load(f)
+    key = ci["key"].encode()
+    session = Session(key=key, username="null")
     ctx = zmq.Context()
-    url = lambda port: "%s://%s:%s" % (info.get("transport", "tcp"), info["ip"], info[port])
+    url = lambda port: "%s://%s:%d" % (ci["transport"], ci["ip"], ci[port])
     shell = ctx.socket(zmq.ROUTER)
     shell.bind(url("shell_port"))
     control = ctx.socket(zmq.ROUTER)
@@ -32,10 +32,14 @@ def main():
     stdin.bind(url("stdin_port"))
     iopub = ctx.socket(zmq.PUB)
     iopub.bind(url("iopub_port"))
-    hb = ctx.socket(zmq.ROUTER)
+    hb = ctx.socket(zmq.REP)
     hb.bind(url("hb_port"))
-    threading.Thread(target=zmq.proxy, args=(hb, hb), daemon=True).start()
 
+    def beat():
+        while True:
+            hb.send(hb.recv())
+
+    threading.Thread(target=beat, daemon=True).start()
     count = 0
     poller = zmq.Poller()
     poller.register(shell, zmq.POLLIN)
@@ -44,16 +48,18 @@ def main():
         for sock, _ in poller.poll():
             idents, msg = session.feed_identities(sock.recv_multipart())
             msg = session.deserialize(msg)
-            typ = msg["msg_type"]
+            typ = msg["header"]["msg_type"]
             session.send(iopub, "status", {"execution_state": "busy"}, parent=msg)
             if typ == "kernel_info_request":
                 session.send(sock, "kernel_info_reply", {
                     "status": "ok", "protocol_version": "5.3", "implementation": "null",
                     "implementation_version": "0", "banner": "",
-                    "language_info": {"name": "none", "version": "0", "file_extension": ".txt"},
-                }, parent=msg, ident=idents)
+                    "language_info": {"name": "null", "version": "0", "mimetype": "text/plain",
+                                      "file_extension": ".txt"}}, parent=msg, ident=idents)
             elif typ == "execute_request":
                 count += 1
+                session.send(iopub, "execute_input", {"code": msg["content"]["code"], "execution_count": count},
+                             parent=msg)
                 session.send(sock, "execute_reply", {"status": "ok", "execution_count": count,
                                                      "user_expressions": {}, "payload": []},
                              parent=msg, ident=idents)

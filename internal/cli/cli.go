@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/seed43a1e1ab/gocl/kernel/enginehost"
 )
 
 // Version is gocl's release version.
@@ -38,6 +40,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return installCmd(rest, stdout, stderr)
 	case "run":
 		return runCmd(rest, stdout, stderr)
+	case "engine":
+		return enginehost.Main(rest, stderr)
 	case "doctor":
 		return doctorCmd(rest, stdout, stderr)
 	case "packages":

@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed43a1e1ab/gocl/clapi"
 	"github.com/seed43a1e1ab/gocl/clapi/doctor"
+	"github.com/seed43a1e1ab/gocl/kernel/supervisor"
 )
 
 func doctorCmd(args []string, stdout, stderr io.Writer) int {
@@ -27,10 +28,24 @@ func doctorCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	report := doctor.Diagnose(doctor.Options{ListDevices: listDevices})
 	fmt.Fprint(stdout, report.String())
+	fmt.Fprintln(stdout, memoryLimitLine())
 	if !report.OK() {
 		return 1
 	}
 	return 0
+}
+
+// memoryLimitLine says what memory limit the engine process runs under.
+func memoryLimitLine() string {
+	limit, source, err := supervisor.MemoryLimit()
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Engine memory limit: %s (%s)\nproblem: %v", supervisor.FormatBytes(limit), source, err)
+	case limit == 0:
+		return "Engine memory limit: " + source
+	}
+	return fmt.Sprintf("Engine memory limit: %s (%s): an allocation beyond it fails in the cell's engine, which the kernel "+
+		"reports and replaces; set GOCL_MEMORY_LIMIT (e.g. 8GB, 50%%, off) to change it", supervisor.FormatBytes(limit), source)
 }
 
 // listDevices reads every platform's devices through the binding, turning

@@ -16,6 +16,8 @@ import (
 	"github.com/seed43a1e1ab/gocl/kernel/dispatch"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/history"
+	"github.com/seed43a1e1ab/gocl/kernel/session"
+	"github.com/seed43a1e1ab/gocl/kernel/supervisor"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 )
 
@@ -75,7 +77,7 @@ func serveKernel(connFile string, log *slog.Logger) error {
 	parentPID, _ := strconv.Atoi(os.Getenv("JPY_PARENT_PID"))
 	k, err := dispatch.New(dispatch.Config{
 		Transport: srv,
-		NewEngine: func() (dispatch.Engine, error) { return newKernelEngine() },
+		NewEngine: func() (dispatch.Engine, error) { return newEngine(log) },
 		History:   hist,
 		Info: dispatch.Info{
 			Version:   FullVersion(),
@@ -144,4 +146,14 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// newEngine starts the engine in a supervised child process (`gocl engine`),
+// or, with GOCL_ENGINE=in-process, in this process (no crash protection; for
+// debugging and comparison).
+func newEngine(log *slog.Logger) (dispatch.Engine, error) {
+	if os.Getenv("GOCL_ENGINE") == "in-process" {
+		return session.New()
+	}
+	return supervisor.New(supervisor.Config{Log: log})
 }

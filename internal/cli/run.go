@@ -2,13 +2,21 @@ package cli
 
 import (
 	"io"
+	"os"
 
 	"github.com/seed43a1e1ab/gocl/kernel/nbrun"
+	"github.com/seed43a1e1ab/gocl/kernel/session"
+	"github.com/seed43a1e1ab/gocl/kernel/supervisor"
 )
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
 	cfg := nbrun.Default
-	cfg.NewEngine = func() (nbrun.Runner, error) { return NewEngine() }
+	cfg.NewEngine = func() (nbrun.Runner, error) {
+		if os.Getenv("GOCL_ENGINE") == "in-process" {
+			return session.NewEngine()
+		}
+		return supervisor.New(supervisor.Config{})
+	}
 	cfg.LanguageInfo = languageInfo()
 	return cfg.Main(args, stdout, stderr)
 }

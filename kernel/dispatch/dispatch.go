@@ -138,6 +138,11 @@ func (k *Kernel) Interrupt() {
 	if cancel != nil {
 		cancel()
 	}
+	// A supervised engine also counts interrupts: a second one replaces an
+	// engine whose statement is stuck in a compiled call.
+	if i, ok := k.engine().(interface{ Interrupt() }); ok {
+		i.Interrupt()
+	}
 }
 
 // Done is closed once the kernel has answered a final shutdown request.

@@ -6,36 +6,35 @@
 // (SetPublisher). Outside a kernel, with no publisher, messages are dropped.
 package display
 
-import "sync/atomic"
+import (
+	"sync/atomic"
 
-// Bundle maps a MIME type ("text/html", "image/png", ...) to its data: a
-// string for text types, base64 text for binary images, any JSON value for
-// application/json. It is the "data" field of a Jupyter display_data message.
-type Bundle map[string]any
-
-// Kind says what a Message asks the front end to do.
-type Kind int
-
-const (
-	// KindShow adds a new output (display_data).
-	KindShow Kind = iota
-	// KindUpdate replaces the output that carries the same DisplayID
-	// (update_display_data).
-	KindUpdate
-	// KindClear clears the cell's outputs (clear_output); Wait defers the
-	// clearing until the next output arrives, to avoid flicker.
-	KindClear
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
-// Message is one rich-output event of a cell. It holds plain data only, so it
-// can cross a process boundary unchanged.
-type Message struct {
-	Kind      Kind
-	Data      Bundle
-	Metadata  map[string]any
-	DisplayID string // set for displays that can be updated later
-	Wait      bool   // for Clear
-}
+// Bundle maps a MIME type to its data: the "data" field of a Jupyter
+// display_data message. It is cellio.Bundle, the plain data the engine hands
+// to the kernel.
+type Bundle = cellio.Bundle
+
+// Kind says what a Message asks the front end to do.
+type Kind = cellio.Kind
+
+// The kinds of Message.
+const (
+	// KindShow adds a new output (display_data).
+	KindShow = cellio.KindShow
+	// KindUpdate replaces the output that carries the same DisplayID
+	// (update_display_data).
+	KindUpdate = cellio.KindUpdate
+	// KindClear clears the cell's outputs (clear_output); Wait defers the
+	// clearing until the next output arrives, to avoid flicker.
+	KindClear = cellio.KindClear
+)
+
+// Message is one rich-output event of a cell, plain data that can cross a
+// process boundary unchanged (cellio.Message).
+type Message = cellio.Message
 
 var publisher atomic.Pointer[func(Message)]
 

@@ -1,51 +1,18 @@
 package engine
 
-import (
-	"errors"
-
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-)
+import "github.com/seed43a1e1ab/gocl/kernel/cellio"
 
 // ErrNoStdin is what a Sink's Input returns when nobody can answer an input
-// request: the front end sent allow_stdin=false, or the run is headless
-// (nbconvert --execute, gocl run). Every such run fails a cell's read of
-// stdin with this same text, so their outputs agree.
-var ErrNoStdin = errors.New("reading stdin is not possible here: this run cannot answer input requests " +
-	"(allow_stdin is false, as in nbconvert --execute and gocl run); give the cell its input another way, " +
-	"e.g. a variable or an environment variable (gocl run --kernel-env K=V)")
+// request (cellio.ErrNoStdin).
+var ErrNoStdin = cellio.ErrNoStdin
 
-// Sink receives everything a running cell emits. Its calls carry plain data
-// only, so the engine could run in a child process with the sink on the other
-// side of a pipe. The engine never sees a socket.
-type Sink interface {
-	// Stream delivers text the cell wrote; name is "stdout" or "stderr".
-	Stream(name, text string)
-	// Display delivers rich output (display_data, update_display_data,
-	// clear_output).
-	Display(m display.Message)
-	// Input asks the user for a line of text (input_request) and blocks until
-	// the reply. It returns an error when stdin is not allowed for this cell
-	// or the request was interrupted.
-	Input(prompt string, password bool) (string, error)
-}
+// Sink receives everything a running cell emits, as plain data
+// (cellio.Sink). The engine never sees a socket.
+type Sink = cellio.Sink
 
-// CellError is a failed cell, shaped like Jupyter's error content.
-type CellError struct {
-	Name      string   // ename: "SyntaxError", "TypeError", "panic", "Interrupted", ...
-	Value     string   // evalue: one line
-	Traceback []string // lines shown to the user, pointing into the cell
+// CellError is a failed cell, shaped like Jupyter's error content
+// (cellio.CellError).
+type CellError = cellio.CellError
 
-	panicked bool // a panic not yet located at its cell statement
-}
-
-func (e *CellError) Error() string { return e.Name + ": " + e.Value }
-
-// Result is the outcome of one cell.
-type Result struct {
-	// Data is the execute_result bundle (text/plain and any rich types), nil
-	// when the cell ends in no value worth showing.
-	Data     display.Bundle
-	Metadata map[string]any
-	// Err is set when the cell failed (compile error, panic, interrupt).
-	Err *CellError
-}
+// Result is the outcome of one cell (cellio.Result).
+type Result = cellio.Result

@@ -124,6 +124,7 @@ func New(opts Options) (*Engine, error) {
 	if err := startCapture(); err != nil {
 		return nil, err
 	}
+	useOwnStdio()
 	resetComms() // comms of an earlier interpreter are gone (comm.go)
 	e := &Engine{
 		files:   map[string]string{},
@@ -137,7 +138,7 @@ func New(opts Options) (*Engine, error) {
 	e.stdin = &stdinReader{}
 	e.in = interp.New(interp.Options{
 		Stdin:        e.stdin,
-		Stdout:       cellStdout,
+		Stdout:       cellWriter{},
 		Stderr:       &stderrFilter{e: e},
 		Env:          os.Environ(),
 		Unrestricted: true,

@@ -185,16 +185,16 @@ func (e *Engine) runError(cur string, err error) *CellError {
 	}
 	tb = append(tb, lines[1:]...)
 	tb = append(tb, note...)
-	return &CellError{Name: name, Value: value, Traceback: tb, panicked: true}
+	return &CellError{Name: name, Value: value, Traceback: tb, Panicked: true}
 }
 
 // locateTop adds to a panic the cell statement that was running, pos, as the
 // outermost frame (after the header line).
 func (e *Engine) locateTop(cur string, err *CellError, pos token.Pos) *CellError {
-	if err == nil || !err.panicked {
+	if err == nil || !err.Panicked {
 		return err
 	}
-	err.panicked = false
+	err.Panicked = false
 	p := e.in.FileSet().Position(pos)
 	file := strings.TrimSuffix(p.Filename, "/_.go")
 	loc := e.where(cur, file, p.Line, p.Column, "")

@@ -1,4 +1,8 @@
-package cli
+// Package session joins the interpreter (kernel/engine) to the assistant
+// (kernel/assist): an engine that also answers completion, inspection and
+// is_complete from its live scope. It is what runs inside the engine process
+// (`gocl engine`), and what `gocl run --in-process` and tests use directly.
+package session
 
 import (
 	"context"
@@ -40,26 +44,26 @@ func sharedAssistant() *assist.Assistant {
 	return assistant
 }
 
-// kernelEngine is an engine with completion, inspection and is_complete: it
+// Session is an engine with completion, inspection and is_complete: it
 // joins the engine's live scope to kernel/assist.
-type kernelEngine struct {
+type Session struct {
 	*engine.Engine
 	mu      sync.Mutex
 	sources []string // cells that compiled, for assist's Sources
 }
 
-// newKernelEngine makes an engine that can also answer completion requests.
-func newKernelEngine() (*kernelEngine, error) {
+// New makes an engine that can also answer completion requests.
+func New() (*Session, error) {
 	e, err := NewEngine()
 	if err != nil {
 		return nil, err
 	}
-	return &kernelEngine{Engine: e}, nil
+	return &Session{Engine: e}, nil
 }
 
 // Execute runs a cell and remembers its source when it compiled, so that
 // the functions and types it declared can be completed and inspected.
-func (k *kernelEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
+func (k *Session) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
 	res := k.Engine.Execute(ctx, code, sink)
 	if res.Err == nil || !isCompileError(res.Err) {
 		k.mu.Lock()
@@ -70,21 +74,21 @@ func (k *kernelEngine) Execute(ctx context.Context, code string, sink engine.Sin
 }
 
 // Complete answers complete_request.
-func (k *kernelEngine) Complete(code string, cursor int) ([]string, int, int, map[string]any) {
+func (k *Session) Complete(code string, cursor int) ([]string, int, int, map[string]any) {
 	c := sharedAssistant().Complete(code, cursor, scope{k})
 	return c.Matches, c.CursorStart, c.CursorEnd, c.Metadata
 }
 
 // Inspect answers inspect_request.
-func (k *kernelEngine) Inspect(code string, cursor, detail int) (map[string]any, bool) {
+func (k *Session) Inspect(code string, cursor, detail int) (map[string]any, bool) {
 	return sharedAssistant().Inspect(code, cursor, detail, scope{k})
 }
 
 // IsComplete answers is_complete_request.
-func (k *kernelEngine) IsComplete(code string) (string, string) { return assist.IsComplete(code) }
+func (k *Session) IsComplete(code string) (string, string) { return assist.IsComplete(code) }
 
 // scope presents the engine's live state as assist.Scope.
-type scope struct{ k *kernelEngine }
+type scope struct{ k *Session }
 
 func (s scope) Globals() map[string]reflect.Value {
 	out := map[string]reflect.Value{}

@@ -1,0 +1,108 @@
+// Package faultname names the library in which C code crashed the engine
+// process.
+//
+// A SIGSEGV in a thread that Go does not run (a PoCL worker thread running
+// a student's OpenCL kernel, a driver's thread) kills the process with no Go
+// report at all; one in C code called by Go ends in a report without the C
+// side. A C constructor installs, before the Go runtime starts, a handler
+// that the runtime keeps and forwards such signals to: it writes one line,
+//
+//	gocl-fault: SIGSEGV pc=0x7f... addr=0x... in /path/libfoo.so (symbol)
+//
+// to the engine's own stderr (the supervisor's crash pipe), then lets the
+// signal kill the process as before. Go code's own faults (nil pointer
+// dereferences) never reach it: the runtime handles those.
+package faultname
+
+/*
+#cgo LDFLAGS: -ldl
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+static volatile int gocl_fault_fd = 2;
+
+static void gocl_put(const char *s) {
+	ssize_t r = write(gocl_fault_fd, s, strlen(s));
+	(void)r;
+}
+
+static void gocl_hex(unsigned long v) {
+	char b[19];
+	int i = 18;
+	b[i] = 0;
+	do {
+		b[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v && i > 2);
+	b[--i] = 'x';
+	b[--i] = '0';
+	gocl_put(b + i);
+}
+
+static const char *gocl_signame(int sig) {
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	}
+	return "signal";
+}
+
+static void gocl_on_fault(int sig, siginfo_t *info, void *ctx) {
+	unsigned long pc = 0;
+#if defined(__x86_64__)
+	pc = (unsigned long)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	pc = (unsigned long)((ucontext_t *)ctx)->uc_mcontext.pc;
+#endif
+	gocl_put("gocl-fault: ");
+	gocl_put(gocl_signame(sig));
+	gocl_put(" pc=");
+	gocl_hex(pc);
+	gocl_put(" addr=");
+	gocl_hex((unsigned long)info->si_addr);
+	Dl_info d;
+	if (pc && dladdr((void *)pc, &d) && d.dli_fname) {
+		gocl_put(" in ");
+		gocl_put(d.dli_fname);
+		if (d.dli_sname) {
+			gocl_put(" (");
+			gocl_put(d.dli_sname);
+			gocl_put(")");
+		}
+	} else {
+		gocl_put(" in code outside any library (JIT-compiled?)");
+	}
+	gocl_put("\n");
+	// Die of the signal as before: the faulting instruction runs again
+	// with the default action.
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+}
+
+__attribute__((constructor)) static void gocl_fault_install(void) {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = gocl_on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+	for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static void gocl_fault_set_fd(int fd) { gocl_fault_fd = fd; }
+*/
+import "C"
+
+// SetFD makes the handler write to fd (the engine's own stderr, which the
+// supervisor reads) instead of fd 2, which the engine captures for cells.
+func SetFD(fd int) { C.gocl_fault_set_fd(C.int(fd)) }

@@ -1,0 +1,324 @@
+// Package supervisor runs the engine in a child process of its own
+// (`gocl engine`, kernel/enginehost) and stands in for it in the kernel
+// process: it implements dispatch.Engine, dispatch.Assistant and
+// nbrun.Runner over the protocol of kernel/enginewire.
+//
+// The kernel process keeps the sockets, the heartbeat, the execution count,
+// history and the IOPub queue, and never runs cell code. When the engine
+// dies while a cell runs (a SIGSEGV in an OpenCL kernel, a stack overflow,
+// concurrent map writes, an allocation beyond the memory limit, kill -9),
+// that cell ends with one error that says what killed it, with the Go
+// runtime's report as evidence; a fresh engine starts at once and declares
+// again the funcs and types of earlier cells. Two interrupts within a few
+// seconds while a statement is stuck in a compiled call replace the engine.
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
+	"github.com/seed43a1e1ab/gocl/kernel/enginewire"
+)
+
+// Config says how to start engine processes.
+type Config struct {
+	// Exe is the gocl binary that runs `gocl engine`; the running
+	// executable when empty.
+	Exe string
+	// Log receives the engines' own stderr and the supervisor's notes.
+	Log *slog.Logger
+}
+
+// Time limits of the supervisor. None is a pass/fail condition of a cell.
+const (
+	// doubleInterrupt is how close two interrupts must be to replace an
+	// engine whose statement is stuck.
+	doubleInterrupt = 5 * time.Second
+	// stuckAfter is how long a cell may take to stop after an interrupt
+	// before a second interrupt counts it as stuck.
+	stuckAfter = time.Second
+	// pingEvery and frozenAfter detect an engine that stopped answering
+	// (a Go crash report blocked on a pipe, a frozen process).
+	pingEvery   = time.Second
+	frozenAfter = 6 * time.Second
+	// stopGrace is how long a shutdown request may take before the engine
+	// process is killed.
+	stopGrace = time.Second
+	// heldFor is how long stderr text that looks like a crash report waits
+	// for the engine to die before it is shown as the cell's output (once
+	// the engine answered a ping sent after it came).
+	heldFor = time.Second
+)
+
+// Supervisor is one session's engine process, replaced when it dies.
+type Supervisor struct {
+	cfg   Config
+	limit int64
+
+	mu            sync.Mutex
+	p             *proc
+	starting      chan struct{} // closed when a replacement engine is up
+	startErr      error
+	closed        bool
+	running       bool      // an Execute is in progress
+	blocked       bool      // the engine reports a stuck interrupted statement
+	lastInterrupt time.Time // of the previous interrupt
+	note          string    // printed on the stderr of the next cell
+	lastComm      commSink  // the last sink that carried comm messages
+	decls         []string  // declarations of the cells that ran, in order
+	declNames     []string  // the funcs and types among them
+}
+
+// New starts an engine process and waits until it is ready.
+func New(cfg Config) (*Supervisor, error) {
+	if cfg.Exe == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("finding gocl's binary to start the engine: %w", err)
+		}
+		cfg.Exe = exe
+	}
+	limit, source, err := MemoryLimit()
+	if err != nil && cfg.Log != nil {
+		cfg.Log.Warn("bad memory limit; the default applies", "err", err, "limit", bytesText(limit), "source", source)
+	}
+	s := &Supervisor{cfg: cfg, limit: limit}
+	p, err := s.start()
+	if err != nil {
+		return nil, err
+	}
+	s.p = p
+	return s, nil
+}
+
+func (s *Supervisor) start() (*proc, error) {
+	p, err := startProc(s.cfg.Exe, []string{"--memory-limit", strconv.FormatInt(s.limit, 10)}, nil, s.cfg.Log,
+		func(ev enginewire.Event) {
+			if ev.Kind == enginewire.EvComm {
+				s.comm(ev) // sent after its request ended
+			}
+		})
+	if err == nil {
+		go s.watch(p)
+	}
+	return p, err
+}
+
+// PID is the engine process's id (0 while one is starting).
+func (s *Supervisor) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.p == nil {
+		return 0
+	}
+	return s.p.pid
+}
+
+// engine returns the current engine process, waiting for a replacement
+// that is starting.
+func (s *Supervisor) engine() (*proc, error) {
+	s.mu.Lock()
+	for s.p == nil && !s.closed {
+		ch := s.starting
+		s.mu.Unlock()
+		<-ch
+		s.mu.Lock()
+		if s.p == nil && s.startErr != nil {
+			err := s.startErr
+			s.startErr = nil
+			s.mu.Unlock()
+			// Try again at the next request rather than never.
+			s.replace(nil, "")
+			return nil, err
+		}
+	}
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errors.New("this engine was closed; restart the kernel")
+	}
+	return s.p, nil
+}
+
+// replace starts a fresh engine in place of old (nil: none is running) and
+// declares the earlier cells' funcs and types in it. It returns at once;
+// requests wait for the new engine.
+func (s *Supervisor) replace(old *proc, why string) {
+	s.mu.Lock()
+	if s.closed || (old != nil && s.p != old) || (old == nil && s.p == nil && s.starting != nil && !closedChan(s.starting)) {
+		s.mu.Unlock()
+		return
+	}
+	s.p = nil
+	starting := make(chan struct{})
+	s.starting = starting
+	s.mu.Unlock()
+	s.restartInto(starting, old, why)
+}
+
+// restartInto stops old, starts a fresh engine, declares the earlier cells'
+// funcs and types in it, and closes starting once it serves (or failed).
+func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) {
+	s.mu.Lock()
+	s.blocked = false
+	decls := append([]string(nil), s.decls...)
+	s.mu.Unlock()
+	if old != nil {
+		go old.stop(0)
+	}
+	go func() {
+		t0 := time.Now()
+		p, err := s.start()
+		var failed []string
+		if err == nil && len(decls) > 0 {
+			var r enginewire.DeclareReply
+			if derr := p.call(enginewire.OpDeclare, enginewire.DeclareBody{Sources: decls}, &r); derr != nil {
+				failed = append(failed, derr.Error())
+			}
+			failed = append(failed, r.Failed...)
+		}
+		s.mu.Lock()
+		if s.closed && p != nil {
+			s.mu.Unlock()
+			p.stop(0)
+			close(starting)
+			return
+		}
+		s.p, s.startErr = p, err
+		if len(failed) > 0 {
+			s.note += "gocl: these declarations could not be made again in the fresh engine: " + strings.Join(failed, "; ") + "\n"
+		}
+		close(starting)
+		s.mu.Unlock()
+		if s.cfg.Log != nil {
+			s.cfg.Log.Info("engine replaced", "why", why, "start", time.Since(t0), "err", err)
+		}
+	}()
+}
+
+func closedChan(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Close stops the engine process; the session's memory is freed with it.
+func (s *Supervisor) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	p := s.p
+	starting := s.starting
+	s.mu.Unlock()
+	if p != nil {
+		p.setKilled(killedByRestart)
+		p.stop(stopGrace)
+	} else if starting != nil {
+		<-starting
+	}
+	return nil
+}
+
+// Interrupt is called for every interrupt request, besides the cancelling of
+// the running cell's context. A second one within doubleInterrupt, while a
+// statement is stuck, kills and replaces the engine.
+func (s *Supervisor) Interrupt() {
+	now := time.Now()
+	s.mu.Lock()
+	since := now.Sub(s.lastInterrupt)
+	second := !s.lastInterrupt.IsZero() && since < doubleInterrupt
+	s.lastInterrupt = now
+	p := s.p
+	// Stuck: the engine says a statement did not stop, or the cell still
+	// runs a while after the first interrupt (a double click on the
+	// interrupt button while interpreted code stops must not cost the
+	// session).
+	stuck := s.blocked || (s.running && since >= stuckAfter)
+	s.mu.Unlock()
+	if !second || !stuck || p == nil {
+		return
+	}
+	if s.cfg.Log != nil {
+		s.cfg.Log.Warn("second interrupt while a statement is stuck: replacing the engine", "pid", p.pid)
+	}
+	p.setKilled(killedByInterrupt)
+	s.mu.Lock()
+	running := s.running
+	if !running {
+		s.note += "gocl: the engine was replaced after a second interrupt, because a statement was stuck in a compiled " +
+			"call; the session's values were lost (funcs and types were declared again).\n"
+	}
+	s.mu.Unlock()
+	p.kill()
+	if !running {
+		s.replace(p, "second interrupt")
+	}
+}
+
+// takeNote returns and clears the note for the next cell.
+func (s *Supervisor) takeNote() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.note
+	s.note = ""
+	return n
+}
+
+// Evaluate answers one user_expression.
+func (s *Supervisor) Evaluate(ctx context.Context, expr string) (cellio.Bundle, *cellio.CellError) {
+	p, err := s.engine()
+	if err != nil {
+		return nil, &cellio.CellError{Name: "EngineUnavailable", Value: err.Error()}
+	}
+	var r enginewire.EvaluateReply
+	if err := p.call(enginewire.OpEvaluate, enginewire.EvaluateBody{Expr: expr}, &r); err != nil {
+		return nil, &cellio.CellError{Name: "EngineUnavailable", Value: err.Error()}
+	}
+	return r.Data, r.Err
+}
+
+// Complete answers complete_request.
+func (s *Supervisor) Complete(code string, cursor int) ([]string, int, int, map[string]any) {
+	var r enginewire.CompleteReply
+	if p, err := s.engine(); err == nil {
+		if p.call(enginewire.OpComplete, enginewire.CompleteBody{Code: code, Cursor: cursor}, &r) == nil {
+			return r.Matches, r.Start, r.End, r.Metadata
+		}
+	}
+	return nil, cursor, cursor, nil
+}
+
+// Inspect answers inspect_request.
+func (s *Supervisor) Inspect(code string, cursor, detail int) (map[string]any, bool) {
+	var r enginewire.InspectReply
+	if p, err := s.engine(); err == nil {
+		if p.call(enginewire.OpInspect, enginewire.InspectBody{Code: code, Cursor: cursor, Detail: detail}, &r) == nil {
+			return r.Data, r.Found
+		}
+	}
+	return nil, false
+}
+
+// IsComplete answers is_complete_request.
+func (s *Supervisor) IsComplete(code string) (string, string) {
+	var r enginewire.IsCompleteReply
+	if p, err := s.engine(); err == nil {
+		if p.call(enginewire.OpIsComplete, enginewire.IsCompleteBody{Code: code}, &r) == nil {
+			return r.Status, r.Indent
+		}
+	}
+	return "unknown", ""
+}
