@@ -104,7 +104,7 @@ func checkWidgetNotebook(path, lastCard string) (device string, problems []strin
 					lastCardSeen = true
 				}
 			}
-			if strings.Contains(html, "<svg") && strings.Contains(html, "Host lane: enqueue call start to return") {
+			if strings.Contains(html, "<svg") && strings.Contains(html, `class="gocl-timeline"`) { // the timeline's stable marker
 				timelines++
 			}
 			if strings.Contains(html, "<svg") && strings.Contains(html, "GB/s seen by the host") {
