@@ -31,10 +31,10 @@ var exampleNotebooks = []exampleNotebook{
 	{file: "01-blocking-vs-nonblocking.ipynb", cards: 4, timelines: 2},
 	{file: "02-first-copy.ipynb", cards: 2, timelines: 1},
 	{file: "03-pinned-memory.ipynb", cards: 3, timelines: 1},
-	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2, trace: "04-overlap.trace.json", gpuPending: true},
+	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2, trace: "04-overlap.trace.json"},
 	{file: "05-bandwidth-sweep.ipynb", plot: true},
-	{file: "06-compiled-host-work.ipynb", gpuPending: true}, // its two timelines are one HTML output, side by side
-	{file: "08-transfer-matrix.ipynb", plot: true, gpuPending: true},
+	{file: "06-compiled-host-work.ipynb"}, // its two timelines are one HTML output, side by side
+	{file: "08-transfer-matrix.ipynb", plot: true},
 }
 
 // smallN keeps the test runs short: 8 MB arrays.
