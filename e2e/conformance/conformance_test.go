@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 var (
@@ -193,7 +194,11 @@ func worstOf(t *testing.T, what string, w Want, run func() Outcome) (Outcome, Cl
 func oneLine(s string) string {
 	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")
 	if len(s) > 160 {
-		s = s[:160] + "…"
+		cut := 160
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never in the middle of a character
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }
