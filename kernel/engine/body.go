@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -60,9 +61,23 @@ var stmtIndex atomic.Int64
 // markStmt is the marker every top-level statement of a body starts with.
 // Once the cell is interrupted, the next statement does not start: the
 // marker stops the body, whatever the interpreter's own stop has reached.
+//
+// Before each statement after the first, what the cell printed so far is
+// delivered: a statement that kills the engine (a fault in C, a fatal error)
+// then cannot take the earlier statements' output down with it, which would
+// otherwise sit read from the capture pipe but not yet sent on.
 func markStmt(i int) {
 	if cellctx.Current().Err() != nil {
 		panic(stopBody{})
+	}
+	if i > 0 {
+		// The Go side only (C's stdio buffers flush when the cell ends, as
+		// at a program's exit), and an unfinished stdout line stays held:
+		// it may be the prompt of an input that follows.
+		err := errors.Join(outStream.drainKeepingPrompt(drainTimeout), errOut.drain(drainTimeout))
+		if err != nil {
+			writeStderr(fmt.Sprintf("gocl: %v\n", err))
+		}
 	}
 	stmtIndex.Store(int64(i))
 }
