@@ -284,7 +284,7 @@ func (e *Engine) exprType(x ast.Expr) (reflect.Type, bool) {
 	}
 	// What yaegi can type alone: a probe of x compiled, never run.
 	pos := x.Pos()
-	probe := &ast.Ident{NamePos: pos, Name: fmt.Sprintf("%s%d_x", probePrefix, probeSeq.Add(1))}
+	probe := &ast.Ident{NamePos: pos, Name: probePrefix + "x"}
 	st := &ast.AssignStmt{Lhs: []ast.Expr{probe}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{x}}
 	if _, err := e.compileAST(&ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{st}, Rbrace: x.End()}); err != nil || e.resizeAt(pos) != nil {
 		return nil, false
@@ -406,7 +406,10 @@ func probeFor(st ast.Stmt) ([]ast.Stmt, []topDecl) {
 		if id.Name == "_" {
 			return id
 		}
-		d := topDecl{name: id.Name, probe: fmt.Sprintf("%s%d_%s", probePrefix, probeSeq.Add(1), id.Name)}
+		// The same few probe names serve every statement (each is read
+		// right after its compile): unique ones would grow yaegi's global
+		// scope, which Globals copies, by one name a statement forever.
+		d := topDecl{name: id.Name, probe: fmt.Sprintf("%s%d", probePrefix, len(decls))}
 		decls = append(decls, d)
 		return &ast.Ident{NamePos: id.NamePos, Name: d.probe}
 	}
@@ -469,8 +472,6 @@ func probeFor(st ast.Stmt) ([]ast.Stmt, []topDecl) {
 	}
 	return nil, nil
 }
-
-var probeSeq atomic.Int64
 
 // isCommaOK reports whether x is a form that yields a value and a bool in a
 // two-name assignment: a type assertion, a map index or a receive.
@@ -593,13 +594,26 @@ func (e *Engine) runBody(ctx context.Context, name string, b *cellBody) (display
 		v.Set(reflect.Zero(v.Type())) // what the replaced variable held is freed
 	}
 	pos, end := b.stmts[0].Pos(), b.stmts[len(b.stmts)-1].End()
-	if err := e.resizeAt(pos); err != nil { // the go-statement guard reads the globals
-		return nil, -1, err
+	if hasGoStmt(b.stmts) {
+		if err := e.resizeAt(pos); err != nil { // the go-statement guard reads the globals
+			return nil, -1, err
+		}
 	}
-	call := funcLitCall(b.stmts, pos, end)
-	rewriteDefers(call)
-	e.bodyAt.Store(&frame{file: name, fn: "func", line: e.in.FileSet().Position(pos).Line, col: e.in.FileSet().Position(pos).Column})
-	prog, err := e.compileGuarded(&ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{call}, Rbrace: end})
+	// A declared function, not a function literal: yaegi copies the whole
+	// global frame into every closure it makes, which grows with the session.
+	id := func(n string) *ast.Ident { return &ast.Ident{NamePos: pos, Name: n} }
+	fn := &ast.FuncDecl{Name: id(bodyName), Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{Opening: pos, Closing: pos}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: b.stmts, Rbrace: end}}
+	rewriteDefers(fn)
+	file := &ast.File{Package: pos, Name: id("main"), Decls: []ast.Decl{fn}}
+	declProg, err := e.compileGuarded(file)
+	if err != nil {
+		return nil, -1, e.compileError(name, err)
+	}
+	if cerr := e.run(ctx, name, declProg); cerr != nil {
+		return nil, -1, cerr
+	}
+	prog, err := e.compileAST(&ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ExprStmt{X: &ast.CallExpr{Fun: id(bodyName), Lparen: pos, Rparen: pos}}}, Rbrace: end})
 	if err != nil {
 		return nil, -1, e.compileError(name, err)
 	}
@@ -616,6 +630,23 @@ func (e *Engine) runBody(ctx context.Context, name string, b *cellBody) (display
 		return *r, 0, nil
 	}
 	return nil, 0, nil
+}
+
+// bodyName is the function a cell's body runs in.
+const bodyName = helperPrefix + "body"
+
+// hasGoStmt reports whether list holds a go statement.
+func hasGoStmt(list []ast.Stmt) bool {
+	found := false
+	for _, st := range list {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, ok := n.(*ast.GoStmt); ok {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // mainName is what a cell's func main is renamed to: yaegi would run a
@@ -768,13 +799,6 @@ func hasBlank(xs []ast.Expr) bool {
 		}
 	}
 	return false
-}
-
-// isBodyFrame reports whether f, a frame of a panic's trace, is the function
-// literal a cell's body runs in (not the user's).
-func (e *Engine) isBodyFrame(f frame) bool {
-	b := e.bodyAt.Load()
-	return b != nil && f.fn == b.fn && f.file == b.file && f.line == b.line && f.col == b.col
 }
 
 func allFresh(names []*ast.Ident, fresh func(string) bool) bool {

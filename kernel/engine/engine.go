@@ -71,7 +71,6 @@ type Engine struct {
 	symbols map[string]map[string]reflect.Value // compiled symbols by import path, for exprType
 
 	trace   traceLog
-	bodyAt  atomic.Pointer[frame]          // where the running cell's body function starts
 	result  atomic.Pointer[display.Bundle] // set by the show helper
 	current atomic.Pointer[string]         // name of the running (or last) cell
 }

@@ -174,7 +174,7 @@ func (e *Engine) runError(cur string, err error) *CellError {
 	// position of the function's first statement: show the names, and let
 	// locateTop add the cell statement that was running.
 	for _, f := range e.trace.frames() {
-		if f.fn == "main" || strings.HasPrefix(f.fn, helperPrefix) || f.file == "gocl" || e.isBodyFrame(f) {
+		if f.fn == "main" || strings.HasPrefix(f.fn, helperPrefix) || f.file == "gocl" {
 			continue
 		}
 		where := "  inside " + f.fn
