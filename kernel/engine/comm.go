@@ -11,7 +11,6 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/internal/capture"
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
 )
 
@@ -96,23 +95,8 @@ func (e *Engine) Comm(ctx context.Context, m comm.Message, sink Sink) Result {
 	if err := e.waitBusy(ctx); err != nil {
 		return Result{Err: err}
 	}
-	io := &cellIO{sink: sink, ctx: ctx}
-	outStream.attach(io.stream)
-	errOut.attach(io.stream)
-	running.Store(io)
-	cellctx.Set(ctx)
-	e.stdin.begin(io)
-	defer func() {
-		if err := flushAll(drainTimeout); err != nil {
-			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
-		}
-		capture.Reset()
-		outStream.detach()
-		errOut.detach()
-		running.CompareAndSwap(io, nil)
-		cellctx.Set(nil)
-		e.stdin.end()
-	}()
+	_, end := e.beginCellIO(ctx, sink, capture.Reset)
+	defer end()
 	if err := e.runFunc(ctx, func() error { return comm.Deliver(m) }); err != nil {
 		return Result{Err: err}
 	}

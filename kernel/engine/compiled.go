@@ -13,7 +13,6 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled/rt"
 )
@@ -58,22 +57,8 @@ func (e *Engine) executeCompiled(ctx context.Context, code string, sink Sink, na
 	e.state.Unlock()
 	e.current.Store(&name)
 
-	io := &cellIO{sink: sink, ctx: ctx}
-	outStream.attach(io.stream)
-	errOut.attach(io.stream)
-	running.Store(io)
-	cellctx.Set(ctx)
-	e.stdin.begin(io)
-	defer func() {
-		if err := flushAll(drainTimeout); err != nil {
-			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
-		}
-		outStream.detach()
-		errOut.detach()
-		running.CompareAndSwap(io, nil)
-		cellctx.Set(nil)
-		e.stdin.end()
-	}()
+	io, end := e.beginCellIO(ctx, sink, nil)
+	defer end()
 
 	l, err := e.builder().Build(ctx, name, code)
 	if err != nil {

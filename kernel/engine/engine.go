@@ -16,6 +16,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/internal/capture"
+	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
@@ -283,5 +284,32 @@ func (e *Engine) waitBusy(ctx context.Context) *CellError {
 	case <-time.After(busyWait):
 		return simpleError("Busy", "the previous, interrupted cell is still inside a compiled call (time.Sleep of a "+
 			"binary package, a C call, a blocking read...) that cannot be stopped; wait for it to return and run this cell again, or restart the kernel")
+	}
+}
+
+// beginCellIO routes what one request (a cell, a compiled cell, a comm
+// message) emits to sink: the captured fds 1 and 2, displays, stdin, and the
+// cell's context for compiled code. The function it returns ends that, once
+// every byte written has been delivered; beforeDetach, if not nil, runs
+// between the two.
+func (e *Engine) beginCellIO(ctx context.Context, sink Sink, beforeDetach func()) (io *cellIO, end func()) {
+	io = &cellIO{sink: sink, ctx: ctx}
+	outStream.attach(io.stream)
+	errOut.attach(io.stream)
+	running.Store(io)
+	cellctx.Set(ctx)
+	e.stdin.begin(io)
+	return io, func() {
+		if err := flushAll(drainTimeout); err != nil {
+			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
+		}
+		if beforeDetach != nil {
+			beforeDetach()
+		}
+		outStream.detach()
+		errOut.detach()
+		running.CompareAndSwap(io, nil)
+		cellctx.Set(nil)
+		e.stdin.end()
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -106,22 +105,8 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		return Result{Err: err}
 	}
 
-	io := &cellIO{sink: sink, ctx: ctx}
-	outStream.attach(io.stream)
-	errOut.attach(io.stream)
-	running.Store(io)
-	cellctx.Set(ctx)
-	e.stdin.begin(io)
-	defer func() {
-		if err := flushAll(drainTimeout); err != nil {
-			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
-		}
-		outStream.detach()
-		errOut.detach()
-		running.CompareAndSwap(io, nil)
-		cellctx.Set(nil)
-		e.stdin.end()
-	}()
+	_, end := e.beginCellIO(ctx, sink, nil)
+	defer end()
 
 	mainPos := renameMain(ps)
 	var body cellBody
