@@ -1,0 +1,334 @@
+// Package celltypes type-checks a notebook's cells with go/types, one cell at
+// a time, against what the earlier cells declared, so that the engine knows
+// the static type of every expression of a cell.
+//
+// The interpreter keeps no static types at run time: a value of a type
+// declared in a cell reaches compiled code (fmt, errors, encoding/json) as a
+// bare reflect value, without its name or methods. Knowing each argument's
+// static type lets the engine hand such values over with both (see
+// kernel/cellvalue).
+//
+// A Session keeps the source of every package-level declaration the cells
+// made (the latest one of each name) and the types of the variables their
+// statements declared. Each check re-checks those declarations from source
+// with the new cell, so that methods declared in a later cell than their
+// type belong to it, as they do in Go. Type errors never stop a check: the
+// types go/types could work out are recorded, and the errors returned.
+package celltypes
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CheckFunc is the name of the function whose body holds a cell's top-level
+// statements while it is checked.
+const CheckFunc = "__gocl_cell"
+
+// Session type-checks the cells of one interpreter session.
+type Session struct {
+	fset    *token.FileSet
+	imp     types.Importer
+	imports map[string]string     // the name cells use -> import path
+	decls   map[string]*decl      // package-level declarations by name; methods as "T.M"
+	vars    map[string]types.Type // variables declared by top-level statements
+}
+
+// decl is one declaration kept by the session: its source, parsed once.
+type decl struct {
+	text  string
+	names []string // the names the declaration declares (one spec may declare several)
+	node  ast.Decl
+}
+
+// New returns a session that imports packages through imp and starts with
+// the given imports (name in cells -> import path), as the interpreter's
+// own setup cell made them.
+func New(fset *token.FileSet, imp types.Importer, imports map[string]string) *Session {
+	s := &Session{fset: fset, imp: imp, imports: map[string]string{}, decls: map[string]*decl{}, vars: map[string]types.Type{}}
+	for name, path := range imports {
+		s.imports[name] = path
+	}
+	return s
+}
+
+// Cell is one cell to check. Its nodes are read, never changed.
+type Cell struct {
+	Imports map[string]string // the cell's own imports: name -> path
+	Decls   []ast.Decl        // its package-level declarations
+	Texts   []string          // the source of each of Decls, as written
+	Stmts   []ast.Stmt        // its top-level statements, in order
+}
+
+// Checked is the result of checking one cell.
+type Checked struct {
+	Info   *types.Info
+	Pkg    *types.Package
+	Errors []error // type errors, in the order go/types found them
+
+	cell     Cell
+	stmtVars map[string]types.Type
+}
+
+// Check type-checks c against what earlier committed cells declared.
+func (s *Session) Check(c Cell) *Checked {
+	own := declaredNames(c)
+	pkg := types.NewPackage("main", "main")
+	for name, t := range s.vars {
+		if !own[name] {
+			pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, name, t))
+		}
+	}
+	var sessionDecls []ast.Decl
+	seen := map[*decl]bool{}
+	for _, k := range sortedKeys(s.decls) {
+		d := s.decls[k]
+		if seen[d] || overlaps(d.names, own) {
+			continue
+		}
+		seen[d] = true
+		sessionDecls = append(sessionDecls, d.node)
+	}
+	all := map[string]string{}
+	for n, p := range s.imports {
+		all[n] = p
+	}
+	for n, p := range c.Imports {
+		all[n] = p
+	}
+	files := []*ast.File{
+		syntheticFile(all, sessionDecls),
+		syntheticFile(all, append(append([]ast.Decl(nil), c.Decls...), &ast.FuncDecl{
+			Name: ast.NewIdent(CheckFunc),
+			Type: &ast.FuncType{Params: &ast.FieldList{}},
+			Body: &ast.BlockStmt{List: c.Stmts},
+		})),
+	}
+	ch := &Checked{
+		Info: &types.Info{
+			Types:      map[ast.Expr]types.TypeAndValue{},
+			Defs:       map[*ast.Ident]types.Object{},
+			Uses:       map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{},
+		},
+		Pkg:  pkg,
+		cell: c,
+	}
+	conf := types.Config{
+		Importer:                 s.imp,
+		Error:                    func(err error) { ch.Errors = append(ch.Errors, err) },
+		DisableUnusedImportCheck: true,
+		FakeImportC:              true,
+	}
+	_ = types.NewChecker(&conf, s.fset, pkg, ch.Info).Files(files)
+	ch.stmtVars = map[string]types.Type{}
+	for _, st := range c.Stmts {
+		for _, id := range stmtDecls(st) {
+			if obj := ch.Info.Defs[id]; obj != nil && id.Name != "_" {
+				if v, ok := obj.(*types.Var); ok && v.Type() != nil && v.Type() != types.Typ[types.Invalid] {
+					ch.stmtVars[id.Name] = v.Type()
+				}
+			}
+		}
+	}
+	return ch
+}
+
+// Commit records what a checked cell declared, once it ran: later cells
+// see its declarations, variables and imports.
+func (s *Session) Commit(ch *Checked) {
+	for n, p := range ch.cell.Imports {
+		s.imports[n] = p
+	}
+	for i, d := range ch.cell.Decls {
+		text := ""
+		if i < len(ch.cell.Texts) {
+			text = ch.cell.Texts[i]
+		}
+		s.keep(d, text)
+	}
+	for name, t := range ch.stmtVars {
+		s.vars[name] = t
+		s.drop(name)
+	}
+}
+
+// keep records one declaration of a committed cell, parsed again from its
+// text so that the session owns nodes no rewrite changes.
+func (s *Session) keep(d ast.Decl, text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	f, err := parser.ParseFile(s.fset, "session.go", "package main\n"+text, parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) != 1 {
+		return
+	}
+	node := f.Decls[0]
+	names := declNames(node)
+	for _, n := range names {
+		s.drop(n)
+		delete(s.vars, n)
+	}
+	kept := &decl{text: text, names: names, node: node}
+	for _, n := range names {
+		s.decls[n] = kept
+	}
+}
+
+// drop forgets the declaration that declared name, with every other name
+// it declared.
+func (s *Session) drop(name string) {
+	d := s.decls[name]
+	if d == nil {
+		return
+	}
+	for _, n := range d.names {
+		if s.decls[n] == d {
+			delete(s.decls, n)
+		}
+	}
+}
+
+// Var returns the type of a variable a committed cell's statements declared.
+func (s *Session) Var(name string) (types.Type, bool) {
+	t, ok := s.vars[name]
+	return t, ok
+}
+
+// declNames lists the names a package-level declaration declares; a method
+// declares "T.M".
+func declNames(d ast.Decl) []string {
+	var names []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil && len(d.Recv.List) == 1 {
+			if base := recvBase(d.Recv.List[0].Type); base != "" {
+				names = append(names, base+"."+d.Name.Name)
+			}
+			return names
+		}
+		names = append(names, d.Name.Name)
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				names = append(names, sp.Name.Name)
+			case *ast.ValueSpec:
+				for _, id := range sp.Names {
+					if id.Name != "_" {
+						names = append(names, id.Name)
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+// recvBase is the name of a method's receiver base type.
+func recvBase(t ast.Expr) string {
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// declaredNames is every name c declares at package level, or by a
+// top-level statement (which hides an earlier variable of that name).
+func declaredNames(c Cell) map[string]bool {
+	own := map[string]bool{}
+	for _, d := range c.Decls {
+		for _, n := range declNames(d) {
+			own[n] = true
+		}
+	}
+	for _, st := range c.Stmts {
+		for _, id := range stmtDecls(st) {
+			own[id.Name] = true
+		}
+	}
+	return own
+}
+
+// stmtDecls lists the identifiers a top-level statement declares.
+func stmtDecls(st ast.Stmt) []*ast.Ident {
+	var ids []*ast.Ident
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE {
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					ids = append(ids, id)
+				}
+			}
+		}
+	case *ast.DeclStmt:
+		if g, ok := st.Decl.(*ast.GenDecl); ok {
+			for _, sp := range g.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok {
+					ids = append(ids, vs.Names...)
+				}
+			}
+		}
+	}
+	return ids
+}
+
+func overlaps(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if set[n] {
+			return true
+		}
+		if i := strings.IndexByte(n, '.'); i > 0 && set[n[:i]] {
+			return true // a method of a type the cell declares again
+		}
+	}
+	return false
+}
+
+// syntheticFile is a file of package main with the given imports and
+// declarations.
+func syntheticFile(imports map[string]string, decls []ast.Decl) *ast.File {
+	f := &ast.File{Name: ast.NewIdent("main")}
+	if len(imports) > 0 {
+		g := &ast.GenDecl{Tok: token.IMPORT, Lparen: 1}
+		for _, name := range sortedKeys(imports) {
+			spec := &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(imports[name])}}
+			if name == "_" || name == "." {
+				continue
+			}
+			spec.Name = ast.NewIdent(name)
+			g.Specs = append(g.Specs, spec)
+			f.Imports = append(f.Imports, spec)
+		}
+		f.Decls = append(f.Decls, g)
+	}
+	f.Decls = append(f.Decls, decls...)
+	return f
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
