@@ -80,6 +80,22 @@ func __gocl_at(i int) { __gocl_hook.At(i) }
 // asks yaegi (see yaegi_typeswitch.go).
 func __gocl_match(v any, typ any) (bool, bool) { return __gocl_hook.Matches(v, typ) }
 
+// __gocl_unwrapped is the cell's value a yaegi wrapper holds (an error or
+// fmt.Stringer made of a cell's value), else v (see yaegi_typeswitch.go).
+func __gocl_unwrapped(v any) any {
+	if v == nil {
+		return nil // (a nil v returned as is fails the assertion after it)
+	}
+	if __gocl_hook.IsWrapper(v) {
+		return __gocl_hook.Unwrap(v)
+	}
+	return v
+}
+
+// __gocl_bare reports whether v holds a cell's value bare, without the
+// type yaegi keeps beside it (see yaegi_typeswitch.go).
+func __gocl_bare(v any) bool { return v != nil && __gocl_hook.IsBare(v) }
+
 func __gocl_show1(v any) {
 	rich, text := __gocl_richOf(v)
 	__gocl_hook.Emit(v, text, rich)
@@ -203,14 +219,17 @@ func (e *Engine) overrides() interp.Exports {
 			"AfterFunc": reflect.ValueOf(e.contextAfterFunc),
 		},
 		hookPath + "/hook": {
-			"Emit":     reflect.ValueOf(e.emit),
-			"EmitN":    reflect.ValueOf(e.emitN),
-			"GoPanic":  reflect.ValueOf(e.goPanic),
-			"Rich":     reflect.ValueOf(richBundle),
-			"IsHandle": reflect.ValueOf(isHandle),
-			"At":       reflect.ValueOf(markStmt),
-			"Matches":  reflect.ValueOf(matchesType),
-			"Clear":    reflect.ValueOf(clearValue),
+			"Emit":      reflect.ValueOf(e.emit),
+			"EmitN":     reflect.ValueOf(e.emitN),
+			"GoPanic":   reflect.ValueOf(e.goPanic),
+			"Rich":      reflect.ValueOf(richBundle),
+			"IsHandle":  reflect.ValueOf(isHandle),
+			"At":        reflect.ValueOf(markStmt),
+			"Matches":   reflect.ValueOf(matchesType),
+			"IsWrapper": reflect.ValueOf(isYaegiWrapper),
+			"Unwrap":    reflect.ValueOf(unwrapYaegi),
+			"IsBare":    reflect.ValueOf(isBare),
+			"Clear":     reflect.ValueOf(clearValue),
 		},
 	}
 }

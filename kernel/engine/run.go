@@ -83,6 +83,11 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	}
 	if name != "gocl" { // the engine's own helpers switch on types under recover
 		isIface := e.interfaceCase()
+		kinds := e.cellTypeKinds(ps)
+		if err := e.refuseUntypedCases(name, ps, kinds); err != nil {
+			return Result{Err: err}
+		}
+		isCellStruct := caseOf(kinds, cellStruct)
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
 			if p.body != nil {
@@ -91,9 +96,11 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				e.rewriteModern(p.file, methods)
 			}
 			if p.body != nil {
-				rewriteTypeSwitches(p.body, isIface)
+				rewriteCellAssertions(p.body, isCellStruct)
+				rewriteTypeSwitches(p.body, isIface, isCellStruct)
 			} else if p.file != nil {
-				rewriteTypeSwitches(p.file, isIface)
+				rewriteCellAssertions(p.file, isCellStruct)
+				rewriteTypeSwitches(p.file, isIface, isCellStruct)
 				rewriteDefers(p.file)
 			}
 		}
