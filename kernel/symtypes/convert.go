@@ -70,10 +70,13 @@ func predeclared(t reflect.Type) types.Type {
 			return types.Universe.Lookup("error").Type()
 		}
 	case reflect.Uint8:
-		return types.Typ[types.Byte]
+		return byteType
 	}
 	return basic(t.Kind())
 }
+
+// byteType is the universe's byte (types.Typ[types.Byte] is uint8's).
+var byteType = types.Universe.Lookup("byte").Type()
 
 var basics = map[reflect.Kind]types.BasicKind{
 	reflect.Bool: types.Bool, reflect.String: types.String,

@@ -192,9 +192,9 @@ func writeTuple(b *strings.Builder, t *types.Tuple, variadic bool) {
 			b.WriteString(", ")
 		}
 		typ := t.At(i).Type()
-		if variadic && i == t.Len()-1 {
+		if s, ok := typ.(*types.Slice); ok && variadic && i == t.Len()-1 {
 			b.WriteString("...")
-			typ = typ.(*types.Slice).Elem()
+			typ = s.Elem()
 		}
 		writeCanon(b, typ)
 	}
