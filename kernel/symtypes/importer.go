@@ -235,6 +235,9 @@ func (im *Importer) pkg(path string) *types.Package {
 		if p, err := im.load(path); err == nil {
 			return p
 		}
+		if p := im.pkgs[path]; p != nil {
+			return p // the source failed: its types are what it got to
+		}
 	}
 	name := im.names[path]
 	if name == "" {

@@ -109,6 +109,9 @@ func writeCanon(b *strings.Builder, t types.Type) {
 		if t.Obj().Pkg() != nil {
 			b.WriteString(t.Obj().Pkg().Path() + ".")
 		}
+		if strings.Contains(t.Obj().Name(), "[") {
+			b.WriteString("reflect-named:") // an instance the Importer could not make
+		}
 		b.WriteString(t.Obj().Name())
 		if args := t.TypeArgs(); args.Len() > 0 {
 			b.WriteString("[")
