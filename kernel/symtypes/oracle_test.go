@@ -25,12 +25,14 @@ var (
 	oracleOnce sync.Once
 	oracleImp  types.Importer
 	oracleErr  error
+	// oracleExports maps an import path to its export data file.
+	oracleExports = map[string]string{}
 )
 
 // oracle returns an importer that reads the export data `go list -export`
 // gives for the standard library and gocl's own packages (one go command
 // for all, instead of one per package).
-func oracle(t *testing.T) types.Importer {
+func oracle(t testing.TB) types.Importer {
 	t.Helper()
 	oracleOnce.Do(func() {
 		cmd := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}",
@@ -42,7 +44,7 @@ func oracle(t *testing.T) types.Importer {
 			oracleErr = fmt.Errorf("go list -export: %w", err)
 			return
 		}
-		exports := map[string]string{}
+		exports := oracleExports
 		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 			if path, file, ok := strings.Cut(line, "="); ok && file != "" {
 				exports[path] = file
