@@ -17,11 +17,12 @@ import (
 
 // A program is type-checked twice, with the Importer and with the
 // toolchain's export data, and must come out the same: no error where the
-// toolchain has none, and the same type for every expression.
+// toolchain has none, an error where it has one, and the same type and
+// constant value for every expression.
 
 // outcome is what comparing one program gave.
 type outcome struct {
-	skip   string   // why the program was not compared ("" when it was)
+	skip   string   // why the program's types were not compared ("" when they were)
 	diffs  []string // where the Importer's types differ from the toolchain's
 	exprs  int      // expressions compared
 	sameTS int      // of which types.TypeString is the same too
@@ -41,10 +42,13 @@ func checkProgram(fset *token.FileSet, name string, src []byte, orc types.Import
 		}
 	}
 	want, wantErr := typeCheck(fset, f, orc)
+	got, gotErr := typeCheck(fset, f, im)
 	if wantErr != nil {
+		if gotErr == nil {
+			return outcome{skip: "the toolchain rejects it", diffs: []string{"accepted; the toolchain says " + wantErr.Error()}}
+		}
 		return outcome{skip: "the toolchain rejects it"}
 	}
-	got, gotErr := typeCheck(fset, f, im)
 	var out outcome
 	if gotErr != nil {
 		out.diffs = append(out.diffs, "error: "+gotErr.Error())
@@ -147,6 +151,7 @@ func compareAll(t *testing.T, files []string, known map[string]string) {
 	im := gocl()
 	fset := token.NewFileSet()
 	skips := map[string]int{}
+	absent := map[string]bool{}
 	var compared, matched, exprs, sameTS int
 	for _, file := range files {
 		src, err := os.ReadFile(file)
@@ -154,9 +159,13 @@ func compareAll(t *testing.T, files []string, known map[string]string) {
 			t.Fatal(err)
 		}
 		o := checkProgram(fset, file, src, orc, im)
+		if o.skip != "" && len(o.diffs) > 0 {
+			t.Errorf("%s: %s", filepath.Base(file), o.diffs[0])
+		}
 		if o.skip != "" {
 			reason := o.skip
-			if strings.HasPrefix(reason, "imports ") {
+			if path, ok := strings.CutPrefix(reason, "imports "); ok {
+				absent[strings.TrimSuffix(path, ", in no table")] = true
 				reason = "imports a package in no table"
 			}
 			skips[reason]++
@@ -184,6 +193,14 @@ func compareAll(t *testing.T, files []string, known map[string]string) {
 	}
 	t.Logf("%d programs: %d compared, %d match the toolchain (%d known to differ); skipped: %v",
 		len(files), compared, matched, len(known), skips)
+	if len(absent) > 0 {
+		var paths []string
+		for p := range absent {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		t.Logf("packages in no table: %s", strings.Join(paths, " "))
+	}
 	t.Logf("%d expressions compared; types.TypeString is identical for %d (the rest differ only in "+
 		"parameter names and aliases, which reflect does not keep)", exprs, sameTS)
 }
