@@ -85,31 +85,72 @@ func New(tables []map[string]map[string]reflect.Value, sources []Source) *Import
 		instantiating: map[reflect.Type]bool{},
 		adopted:       map[reflect.Type]adoptee{},
 	}
+	im.addTables(tables)
+	for _, s := range sources {
+		im.sources[s.Path] = append(im.sources[s.Path], s.Code)
+	}
+	im.adopt(im.tables)
+	return im
+}
+
+// Add adds the packages of tables, keyed as New's, to the importer: the
+// tables of compiled cells, made after it. A package that was imported
+// cannot change: Add fails for a table of its path and adds nothing.
+func (im *Importer) Add(tables ...map[string]map[string]reflect.Value) error {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	for _, table := range tables {
+		for key := range table {
+			if path, _, ok := splitKey(key); ok && im.state[path] != 0 {
+				return fmt.Errorf("add the symbols of %s: the package was imported already and cannot change; give the new symbols a new import path", path)
+			}
+		}
+	}
+	added := im.addTables(tables)
+	im.adopt(added)
+	return nil
+}
+
+// splitKey splits a table key "importpath/pkgname".
+func splitKey(key string) (path, name string, ok bool) {
+	i := strings.LastIndexByte(key, '/')
+	if i <= 0 || i == len(key)-1 {
+		return "", "", false // "." (yaegi's MapTypes) or malformed
+	}
+	return key[:i], key[i+1:], true
+}
+
+// addTables merges tables into im.tables and returns the symbols it added,
+// by import path.
+func (im *Importer) addTables(tables []map[string]map[string]reflect.Value) map[string]map[string]reflect.Value {
+	added := map[string]map[string]reflect.Value{}
 	for _, table := range tables {
 		for key, syms := range table {
-			i := strings.LastIndexByte(key, '/')
-			if i <= 0 || i == len(key)-1 {
-				continue // "." (yaegi's MapTypes) or malformed
+			path, name, ok := splitKey(key)
+			if !ok {
+				continue
 			}
-			path, name := key[:i], key[i+1:]
 			im.names[path] = name
 			dst := im.tables[path]
 			if dst == nil {
 				dst = map[string]reflect.Value{}
 				im.tables[path] = dst
 			}
+			if added[path] == nil {
+				added[path] = map[string]reflect.Value{}
+			}
 			for sym, v := range syms {
 				if !strings.HasPrefix(sym, "_") && v.IsValid() {
 					dst[sym] = v
+					added[path][sym] = v
 				}
 			}
 		}
 	}
-	for _, s := range sources {
-		im.sources[s.Path] = append(im.sources[s.Path], s.Code)
+	for path := range added {
+		delete(im.unexported, path)
 	}
-	im.adopt()
-	return im
+	return added
 }
 
 type adoptee struct{ path, name string }
@@ -118,8 +159,8 @@ type adoptee struct{ path, name string }
 // no table: gocl's wrappers (log.Logger is stdlib.logLogger, whose Fatal
 // methods panic instead of exiting). Such a type is made as the table's
 // type, so that cells and their errors see log.Logger.
-func (im *Importer) adopt() {
-	for path, syms := range im.tables {
+func (im *Importer) adopt(tables map[string]map[string]reflect.Value) {
+	for path, syms := range tables {
 		for name, v := range syms {
 			t := v.Type()
 			if v.CanAddr() || t.Kind() != reflect.Pointer || !v.IsNil() {
@@ -138,6 +179,8 @@ func (im *Importer) adopt() {
 
 // Paths returns the import paths the importer can import, in no order.
 func (im *Importer) Paths() []string {
+	im.mu.Lock()
+	defer im.mu.Unlock()
 	seen := map[string]bool{}
 	var out []string
 	for p := range im.tables {

@@ -218,3 +218,51 @@ func main() { xs := strings.Fields("b a"); slices.Sort(xs); fmt.Println(xs, http
 		}
 	}
 }
+
+// Point is a type of a fake compiled cell.
+type Point struct{ X, Y int }
+
+// TestAddCompiledCells adds the tables of compiled cells one by one, as the
+// engine gets them, and type-checks a cell that uses both.
+func TestAddCompiledCells(t *testing.T) {
+	im := New([]map[string]map[string]reflect.Value{fakeTable()}, nil)
+	if err := im.Add(map[string]map[string]reflect.Value{
+		"goclsession/c1/c1": {"Point": reflect.ValueOf((*Point)(nil))},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := im.Import("goclsession/c1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Add(map[string]map[string]reflect.Value{
+		"goclsession/c2/c2": {"Mid": reflect.ValueOf(func(a, b Point) Point { return a })},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := check(t, im, `package main
+import ("goclsession/c1"; "goclsession/c2")
+var m = c2.Mid(c1.Point{X: 1}, c1.Point{Y: 2}).X
+func main() {}`)
+	if err != nil {
+		t.Fatalf("a cell using two compiled cells: %v", err)
+	}
+	calls := 0
+	for e, tv := range info.Types {
+		if call, ok := e.(*ast.CallExpr); ok && types.ExprString(call.Fun) == "c2.Mid" {
+			calls++
+			if g := types.TypeString(tv.Type, nil); g != "github.com/seed43a1e1ab/gocl/kernel/symtypes.Point" {
+				t.Errorf("c2.Mid(...) is %s, want reflect's type, that c1.Point names", g)
+			}
+		}
+	}
+	if calls != 1 {
+		t.Errorf("%d calls of c2.Mid have a type, want 1", calls)
+	}
+	err = im.Add(map[string]map[string]reflect.Value{"goclsession/c1/c1": {"Z": reflect.ValueOf(0)}})
+	if err == nil || !strings.Contains(err.Error(), "imported already") {
+		t.Errorf("Add to an imported package: %v, want an error", err)
+	}
+	if pkg, _ := im.Import("goclsession/c1"); pkg.Scope().Lookup("Z") != nil {
+		t.Errorf("the failed Add changed the imported package")
+	}
+}
