@@ -9,10 +9,11 @@
 // kernel/cellvalue).
 //
 // A Session keeps the source of every package-level declaration the cells
-// made (the latest one of each name) and the types of the variables their
-// statements declared. Each check re-checks those declarations from source
-// with the new cell, so that methods declared in a later cell than their
-// type belong to it, as they do in Go. Type errors never stop a check: the
+// made (the latest one of each name), a variable declared by a top-level
+// statement as the package-level `var` it stands for. Each check re-checks
+// those declarations from source with the new cell, so that methods declared
+// in a later cell than their type belong to it, as they do in Go, and a cell
+// that needs no check costs only the parse of its declarations. Type errors never stop a check: the
 // types go/types could work out are recorded, and the errors returned.
 package celltypes
 
@@ -34,9 +35,8 @@ const CheckFunc = "__gocl_cell"
 type Session struct {
 	fset    *token.FileSet
 	imp     types.Importer
-	imports map[string]string     // the name cells use -> import path
-	decls   map[string]*decl      // package-level declarations by name; methods as "T.M"
-	vars    map[string]types.Type // variables declared by top-level statements
+	imports map[string]string // the name cells use -> import path
+	decls   map[string]*decl  // package-level declarations by name; methods as "T.M"
 }
 
 // decl is one declaration kept by the session: its source, parsed once.
@@ -50,7 +50,7 @@ type decl struct {
 // the given imports (name in cells -> import path), as the interpreter's
 // own setup cell made them.
 func New(fset *token.FileSet, imp types.Importer, imports map[string]string) *Session {
-	s := &Session{fset: fset, imp: imp, imports: map[string]string{}, decls: map[string]*decl{}, vars: map[string]types.Type{}}
+	s := &Session{fset: fset, imp: imp, imports: map[string]string{}, decls: map[string]*decl{}}
 	for name, path := range imports {
 		s.imports[name] = path
 	}
@@ -63,6 +63,10 @@ type Cell struct {
 	Decls   []ast.Decl        // its package-level declarations
 	Texts   []string          // the source of each of Decls, as written
 	Stmts   []ast.Stmt        // its top-level statements, in order
+	// StmtDecls are the package-level declarations that stand for what the
+	// statements declare, for later cells: `x, err := f()` as
+	// "var x, err = f()" (see VarDecl).
+	StmtDecls []string
 }
 
 // Checked is the result of checking one cell.
@@ -70,20 +74,12 @@ type Checked struct {
 	Info   *types.Info
 	Pkg    *types.Package
 	Errors []error // type errors, in the order go/types found them
-
-	cell     Cell
-	stmtVars map[string]types.Type
 }
 
 // Check type-checks c against what earlier committed cells declared.
 func (s *Session) Check(c Cell) *Checked {
 	own := declaredNames(c)
 	pkg := types.NewPackage("main", "main")
-	for name, t := range s.vars {
-		if !own[name] {
-			pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, name, t))
-		}
-	}
 	var sessionDecls []ast.Decl
 	seen := map[*decl]bool{}
 	for _, k := range sortedKeys(s.decls) {
@@ -116,8 +112,7 @@ func (s *Session) Check(c Cell) *Checked {
 			Uses:       map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{},
 		},
-		Pkg:  pkg,
-		cell: c,
+		Pkg: pkg,
 	}
 	conf := types.Config{
 		Importer:                 s.imp,
@@ -126,41 +121,54 @@ func (s *Session) Check(c Cell) *Checked {
 		FakeImportC:              true,
 	}
 	_ = types.NewChecker(&conf, s.fset, pkg, ch.Info).Files(files)
-	ch.stmtVars = map[string]types.Type{}
-	for _, st := range c.Stmts {
-		for _, id := range stmtDecls(st) {
-			if obj := ch.Info.Defs[id]; obj != nil && id.Name != "_" {
-				if v, ok := obj.(*types.Var); ok && v.Type() != nil && v.Type() != types.Typ[types.Invalid] {
-					ch.stmtVars[id.Name] = v.Type()
-				}
-			}
-		}
-	}
 	return ch
 }
 
-// Commit records what a checked cell declared, once it ran: later cells
-// see its declarations, variables and imports.
-func (s *Session) Commit(ch *Checked) {
-	for n, p := range ch.cell.Imports {
+// Commit records what a cell declared, once it ran: later cells see its
+// declarations, its statements' variables and its imports. A cell needs no
+// Check to be committed.
+func (s *Session) Commit(c Cell) {
+	for n, p := range c.Imports {
 		s.imports[n] = p
 	}
-	for i, d := range ch.cell.Decls {
-		text := ""
-		if i < len(ch.cell.Texts) {
-			text = ch.cell.Texts[i]
+	for i := range c.Decls {
+		if i < len(c.Texts) {
+			s.keep(c.Texts[i])
 		}
-		s.keep(d, text)
 	}
-	for name, t := range ch.stmtVars {
-		s.vars[name] = t
-		s.drop(name)
+	for _, text := range c.StmtDecls {
+		s.keep(text)
 	}
+}
+
+// VarDecl is the package-level declaration that stands for the variables a
+// top-level statement declares, written from the source of its parts, or
+// "" for a statement that declares none: `a, b := f()` is
+// "var a, b = f()", and a `var` statement is itself.
+func VarDecl(st ast.Stmt, text func(ast.Node) string) string {
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok != token.DEFINE {
+			return ""
+		}
+		lhs := make([]string, len(st.Lhs))
+		for i, l := range st.Lhs {
+			lhs[i] = text(l)
+		}
+		rhs := make([]string, len(st.Rhs))
+		for i, r := range st.Rhs {
+			rhs[i] = text(r)
+		}
+		return "var " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ")
+	case *ast.DeclStmt:
+		return text(st.Decl)
+	}
+	return ""
 }
 
 // keep records one declaration of a committed cell, parsed again from its
 // text so that the session owns nodes no rewrite changes.
-func (s *Session) keep(d ast.Decl, text string) {
+func (s *Session) keep(text string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
@@ -172,7 +180,6 @@ func (s *Session) keep(d ast.Decl, text string) {
 	names := declNames(node)
 	for _, n := range names {
 		s.drop(n)
-		delete(s.vars, n)
 	}
 	kept := &decl{text: text, names: names, node: node}
 	for _, n := range names {
@@ -192,12 +199,6 @@ func (s *Session) drop(name string) {
 			delete(s.decls, n)
 		}
 	}
-}
-
-// Var returns the type of a variable a committed cell's statements declared.
-func (s *Session) Var(name string) (types.Type, bool) {
-	t, ok := s.vars[name]
-	return t, ok
 }
 
 // declNames lists the names a package-level declaration declares; a method
