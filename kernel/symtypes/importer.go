@@ -254,11 +254,8 @@ func (im *Importer) build(path string) (*types.Package, error) {
 	}
 	scope := pkg.Scope()
 	for name, v := range im.tables[path] {
-		if scope.Lookup(name) != nil {
-			continue // the source's object wins, or a type already made
-		}
-		if obj := im.object(pkg, name, v); obj != nil {
-			scope.Insert(obj)
+		if scope.Lookup(name) == nil { // else the source's object wins
+			scope.Insert(im.object(pkg, name, v))
 		}
 	}
 	pkg.MarkComplete()

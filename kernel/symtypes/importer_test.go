@@ -43,6 +43,7 @@ func fakeTable() map[string]map[string]reflect.Value {
 			"Max":     reflect.ValueOf(constant.MakeFromLiteral("1e300", token.FLOAT, 0)),
 			"Limit":   reflect.ValueOf(uint16(7)),
 			"Old":     reflect.ValueOf(func() int { return 0 }),
+			"Origin":  reflect.ValueOf(struct{ X, Y float64 }{}),
 		},
 		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{})},
 	}
@@ -73,6 +74,7 @@ func Map[T, U any](xs []T, f func(T) U) []U { return nil }`}
 		"Limit":  "const tree.Limit uint16",
 		"Old":    "func tree.Old(x string) string",
 		"Map":    "func tree.Map[T, U any](xs []T, f func(T) U) []U",
+		"Origin": "var tree.Origin struct{X float64; Y float64}",
 	}
 	for name, w := range want {
 		obj := pkg.Scope().Lookup(name)

@@ -12,8 +12,8 @@ var constantValue = reflect.TypeOf((*constant.Value)(nil)).Elem()
 // object returns the object that the table symbol name of pkg stands for,
 // decoded as yaegi's extract writes it: a type is a nil pointer to it, a var
 // an addressable value, a func a func value, an untyped constant a
-// go/constant value and a typed constant a plain value. It returns nil for
-// a symbol it cannot decode.
+// go/constant value and a typed constant a plain value (of a basic kind;
+// any other plain value is taken as a var).
 func (im *Importer) object(pkg *types.Package, name string, v reflect.Value) types.Object {
 	t := v.Type()
 	switch {
@@ -33,7 +33,9 @@ func (im *Importer) object(pkg *types.Package, name string, v reflect.Value) typ
 		val = constValue(v)
 	}
 	if val == nil || val.Kind() == constant.Unknown {
-		return nil
+		// A plain value of no constant's kind (a struct, a map): yaegi
+		// reads it as a value of its type, as it does a var.
+		return types.NewVar(nopos, pkg, name, im.typ(t))
 	}
 	if k, ok := untypedConsts[pkg.Path()+"."+name]; ok {
 		// extract lost this constant's kind (see constants.go).

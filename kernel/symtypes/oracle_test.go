@@ -30,14 +30,19 @@ var (
 )
 
 // oracle returns an importer that reads the export data `go list -export`
-// gives for the standard library and gocl's own packages (one go command
-// for all, instead of one per package).
+// gives for the packages of the tables (one go command for all, instead of
+// one per package; the export data of a package holds what it needs of its
+// dependencies).
 func oracle(t testing.TB) types.Importer {
 	t.Helper()
 	oracleOnce.Do(func() {
-		cmd := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}",
-			"std", "github.com/seed43a1e1ab/gocl/clapi", "github.com/seed43a1e1ab/gocl/kernel/display",
-			"github.com/seed43a1e1ab/gocl/kernel/widgets")
+		args := []string{"list", "-export", "-f", "{{.ImportPath}}={{.Export}}"}
+		for _, p := range gocl().Paths() {
+			if p != "github.com/traefik/yaegi" { // yaegi's hooks, no package
+				args = append(args, p)
+			}
+		}
+		cmd := exec.Command("go", args...)
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
 		if err != nil {

@@ -173,3 +173,71 @@ func methods(t types.Type, ptr bool) string {
 	sort.Strings(out)
 	return strings.Join(out, "; ")
 }
+
+// TestImplementsMatchToolchain checks that each type of the tables (and
+// pointer to it) implements each interface of the tables exactly when the
+// toolchain says so: that covers the methods reflect does not list
+// (go/ast.Expr's exprNode) and the identity of every signature.
+func TestImplementsMatchToolchain(t *testing.T) {
+	orc := oracle(t)
+	im := gocl()
+	type pair struct{ got, want types.Type }
+	var concrete, ifaces []pair
+	var names, inames []string
+	paths := im.Paths()
+	sort.Strings(paths)
+	for _, path := range paths {
+		if path == "github.com/traefik/yaegi" {
+			continue
+		}
+		pkg, err := im.Import(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := orc.Import(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range im.tables[path] {
+			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+			if !ok || knownDifferences[path+"."+name] != "" {
+				continue
+			}
+			p := pair{tn.Type(), want.Scope().Lookup(name).Type()}
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+				if it.NumMethods() > 0 {
+					ifaces = append(ifaces, p)
+					inames = append(inames, path+"."+name)
+				}
+			} else {
+				concrete = append(concrete, p)
+				names = append(names, path+"."+name)
+			}
+		}
+	}
+	pairs, yes, bad := 0, 0, 0
+	for ci, c := range concrete {
+		for ii, i := range ifaces {
+			for _, ptr := range []bool{false, true} {
+				g := implements(c.got, i.got, ptr)
+				w := implements(c.want, i.want, ptr)
+				pairs++
+				if w {
+					yes++
+				}
+				if g != w && bad < 20 {
+					bad++
+					star := map[bool]string{true: "*"}[ptr]
+					t.Errorf("%s%s implements %s: %v, the toolchain says %v", star, names[ci], inames[ii], g, w)
+				}
+			}
+		}
+	}
+	t.Logf("%d types against %d interfaces: %d pairs, %d of which implement", len(concrete), len(ifaces), pairs, yes)
+}
+func implements(typ, iface types.Type, ptr bool) bool {
+	if ptr {
+		typ = types.NewPointer(typ)
+	}
+	return types.Implements(typ, iface.Underlying().(*types.Interface))
+}
