@@ -56,6 +56,9 @@ func Is(err, target error) bool {
 		return err == target
 	}
 	targetComparable := reflect.TypeOf(target).Comparable()
+	if raw, _, ok := cellOf(target); ok {
+		targetComparable = raw.Type().Comparable()
+	}
 	return is(err, target, targetComparable)
 }
 

@@ -199,7 +199,7 @@ func settable(v reflect.Value) reflect.Value {
 // toRaw converts a real value of static type t to yaegi's representation.
 func (f *fake) toRaw(v reflect.Value, t reflect.Type) reflect.Value {
 	rt := f.rawType(t)
-	if rt == t {
+	if rt == t && t.Kind() != reflect.Interface {
 		return open(v)
 	}
 	out := reflect.New(rt).Elem()
@@ -280,7 +280,7 @@ func (f *fake) toRaw(v reflect.Value, t reflect.Type) reflect.Value {
 
 // fromRaw converts a raw value back to the real value of type t.
 func (f *fake) fromRaw(raw reflect.Value, t reflect.Type) reflect.Value {
-	if f.rawType(t) == t {
+	if f.rawType(t) == t && t.Kind() != reflect.Interface {
 		return raw
 	}
 	out := reflect.New(t).Elem()

@@ -120,13 +120,25 @@ type multiErrBox struct{ box }
 // raw, a value of the static type t. It implements fmt.Formatter and
 // json.Marshaler; when t's method set has Error it also implements error,
 // Unwrap (matching the type's), Is and As. A nil t, a Basic t, or a box
-// already, is returned as it is.
+// already, is returned as it is. For an Interface t the box is that of the
+// dynamic value (found with the Resolver); nil stays nil and a compiled
+// value stays itself.
 func Box(raw any, t *Type) any {
-	if t == nil || t.Kind == Basic {
+	if t == nil || t.Kind == Basic || t.Kind == Other {
 		return raw
 	}
 	if _, _, ok := Unbox(raw); ok {
 		return raw
+	}
+	if st := structural(t); t.Kind == Interface || st != nil && st.Kind == Interface {
+		x := resolveValue(reflect.ValueOf(raw), false)
+		switch {
+		case !x.v.IsValid():
+			return nil
+		case x.t == nil:
+			return x.v.Interface()
+		}
+		return newBox(x.v, x.t)
 	}
 	return newBox(reflect.ValueOf(raw), t)
 }
