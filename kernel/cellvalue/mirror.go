@@ -125,13 +125,13 @@ func (m *mirrorer) value(x val) (reflect.Value, error) {
 		if v.IsNil() {
 			return reflect.Value{}, nil
 		}
-		return m.pointer(v, x.t, st.Elem)
+		return m.pointer(v, x.t, st.Elem, x.ro)
 	case Slice, Array:
-		return m.list(v, st.Elem)
+		return m.list(v, st.Elem, x.ro)
 	case Map:
-		return m.mapping(v, x.t, st.Key, st.Elem)
+		return m.mapping(v, x.t, st.Key, st.Elem, x.ro)
 	case Struct:
-		return m.structure(v, st)
+		return m.structure(v, st, x.ro)
 	}
 	return v, nil
 }
@@ -140,7 +140,7 @@ func (m *mirrorer) value(x val) (reflect.Value, error) {
 func (m *mirrorer) methods(x val) (reflect.Value, bool, error) {
 	v, t := x.v, x.t
 	if m.mode == forTemplate {
-		if !hasPrint(t.Methods) {
+		if x.ro || !hasPrint(t.Methods) {
 			return reflect.Value{}, false, nil
 		}
 		k := v.Kind()
@@ -192,16 +192,16 @@ func (m *mirrorer) compiled(v reflect.Value) (reflect.Value, error) {
 		if v.IsNil() {
 			return reflect.Value{}, nil
 		}
-		return m.pointer(v, nil, nil)
+		return m.pointer(v, nil, nil, false)
 	case reflect.Slice, reflect.Array:
-		return m.list(v, nil)
+		return m.list(v, nil, false)
 	case reflect.Map:
-		return m.mapping(v, nil, nil, nil)
+		return m.mapping(v, nil, nil, nil, false)
 	}
 	return v, nil
 }
 
-func (m *mirrorer) pointer(v reflect.Value, t, elem *Type) (reflect.Value, error) {
+func (m *mirrorer) pointer(v reflect.Value, t, elem *Type, ro bool) (reflect.Value, error) {
 	addr := v.Pointer()
 	if m.onPath[addr] {
 		if m.mode == forTemplate {
@@ -211,7 +211,7 @@ func (m *mirrorer) pointer(v reflect.Value, t, elem *Type) (reflect.Value, error
 	}
 	m.onPath[addr] = true
 	defer delete(m.onPath, addr)
-	e, err := m.value(val{v: v.Elem(), t: elem})
+	e, err := m.value(val{v: v.Elem(), t: elem, ro: ro})
 	if err != nil || !e.IsValid() {
 		return reflect.Value{}, err
 	}
@@ -220,9 +220,9 @@ func (m *mirrorer) pointer(v reflect.Value, t, elem *Type) (reflect.Value, error
 	return p, nil
 }
 
-func (m *mirrorer) list(v reflect.Value, elem *Type) (reflect.Value, error) {
+func (m *mirrorer) list(v reflect.Value, elem *Type, ro bool) (reflect.Value, error) {
 	if v.Kind() == reflect.Slice && v.IsNil() {
-		return reflect.Value{}, nil
+		return reflect.Zero(reflect.TypeOf([]any(nil))), nil
 	}
 	if m.mode == forJSON && v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 &&
 		(elem == nil || !hasMarshal(elem.Methods) && !hasMarshal(elem.PtrMethods)) && !needsWalk(v.Type().Elem()) {
@@ -234,7 +234,7 @@ func (m *mirrorer) list(v reflect.Value, elem *Type) (reflect.Value, error) {
 	}
 	out := make([]any, v.Len())
 	for i := range out {
-		e, err := m.value(val{v: v.Index(i), t: elem})
+		e, err := m.value(val{v: v.Index(i), t: elem, ro: ro})
 		if err != nil {
 			return reflect.Value{}, err
 		}
@@ -245,9 +245,12 @@ func (m *mirrorer) list(v reflect.Value, elem *Type) (reflect.Value, error) {
 	return reflect.ValueOf(out), nil
 }
 
-func (m *mirrorer) mapping(v reflect.Value, t, key, elem *Type) (reflect.Value, error) {
+func (m *mirrorer) mapping(v reflect.Value, t, key, elem *Type, ro bool) (reflect.Value, error) {
 	if v.IsNil() {
-		return reflect.Value{}, nil
+		if m.mode == forTemplate {
+			return reflect.Zero(reflect.MapOf(v.Type().Key(), anyType)), nil
+		}
+		return reflect.Zero(reflect.TypeOf(map[string]any(nil))), nil
 	}
 	if m.mode == forTemplate {
 		kt := v.Type().Key()
@@ -257,7 +260,7 @@ func (m *mirrorer) mapping(v reflect.Value, t, key, elem *Type) (reflect.Value, 
 		out := reflect.MakeMapWithSize(reflect.MapOf(kt, anyType), v.Len())
 		it := v.MapRange()
 		for it.Next() {
-			e, err := m.value(val{v: it.Value(), t: elem})
+			e, err := m.value(val{v: it.Value(), t: elem, ro: ro})
 			if err != nil {
 				return reflect.Value{}, err
 			}
@@ -275,7 +278,10 @@ func (m *mirrorer) mapping(v reflect.Value, t, key, elem *Type) (reflect.Value, 
 	case kk == reflect.String, textKey, key == nil && v.Type().Key().Implements(textMarshalT):
 	case kk >= reflect.Int && kk <= reflect.Uintptr:
 	default:
-		return reflect.Value{}, &json.UnsupportedTypeError{Type: v.Type()}
+		if t == nil {
+			return reflect.Value{}, &json.UnsupportedTypeError{Type: v.Type()}
+		}
+		return reflect.Value{}, unsupportedType(typeString(val{v: v, t: t}))
 	}
 	out := make(map[string]any, v.Len())
 	it := v.MapRange()
@@ -284,7 +290,7 @@ func (m *mirrorer) mapping(v reflect.Value, t, key, elem *Type) (reflect.Value, 
 		if err != nil {
 			return reflect.Value{}, err
 		}
-		e, err := m.value(val{v: it.Value(), t: elem})
+		e, err := m.value(val{v: it.Value(), t: elem, ro: ro})
 		if err != nil {
 			return reflect.Value{}, err
 		}
@@ -429,15 +435,15 @@ func exportName(name string, used map[string]bool) string {
 	return n
 }
 
-func (m *mirrorer) structure(v reflect.Value, st *Type) (reflect.Value, error) {
+func (m *mirrorer) structure(v reflect.Value, st *Type, ro bool) (reflect.Value, error) {
 	p, err := m.plan(st, v.Type(), 0)
 	if err != nil {
 		return reflect.Value{}, err
 	}
-	return m.fill(v, st, p)
+	return m.fill(v, st, p, ro)
 }
 
-func (m *mirrorer) fill(v reflect.Value, st *Type, p *structPlan) (reflect.Value, error) {
+func (m *mirrorer) fill(v reflect.Value, st *Type, p *structPlan, ro bool) (reflect.Value, error) {
 	out := reflect.New(p.typ).Elem()
 	for j, pf := range p.fields {
 		rf := v.Field(pf.raw)
@@ -461,7 +467,7 @@ func (m *mirrorer) fill(v reflect.Value, st *Type, p *structPlan) (reflect.Value
 			if err != nil {
 				return reflect.Value{}, err
 			}
-			e, err := m.fill(rf, est, sub)
+			e, err := m.fill(rf, est, sub, ro || !f.Exported)
 			if err != nil {
 				return reflect.Value{}, err
 			}
@@ -477,7 +483,7 @@ func (m *mirrorer) fill(v reflect.Value, st *Type, p *structPlan) (reflect.Value
 			if m.mode == forJSON && (pf.omitEmpty && isEmptyValue(rf) || pf.omitZero && rf.IsZero()) {
 				continue
 			}
-			e, err := m.value(val{v: rf, t: f.Type})
+			e, err := m.value(val{v: rf, t: f.Type, ro: ro || !f.Exported})
 			if err != nil {
 				return reflect.Value{}, err
 			}
@@ -503,3 +509,8 @@ func isEmptyValue(v reflect.Value) bool {
 	}
 	return false
 }
+
+// unsupportedType is json.UnsupportedTypeError naming a cell type.
+type unsupportedType string
+
+func (e unsupportedType) Error() string { return "json: unsupported type: " + string(e) }

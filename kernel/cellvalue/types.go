@@ -175,6 +175,12 @@ func boxOf(v any) *box {
 		return &b.box
 	case *multiErrBox:
 		return &b.box
+	case box:
+		return &b
+	case errBox:
+		return &b.box
+	case multiErrBox:
+		return &b.box
 	}
 	return nil
 }
@@ -200,19 +206,19 @@ func SetResolver(r Resolver) {
 // Format prints the box as fmt prints the real value (depth 0: a box is an
 // argument). Prefer this package's Printf and friends: fmt itself prints a
 // box's own type for %T and its address for %p.
-func (b *box) Format(s fmt.State, verb rune) {
+func (b box) Format(s fmt.State, verb rune) {
 	p := newPrinter()
 	defer p.free()
 	p.fromState(s, verb)
-	p.printArg(b, verb)
+	p.printArg(&b, verb)
 	s.Write(p.buf)
 }
 
 // Error calls the cell type's Error method.
-func (b *errBox) Error() string { return b.t.Methods.Error(b.raw) }
+func (b errBox) Error() string { return b.t.Methods.Error(b.raw) }
 
 // Unwrap calls the cell type's Unwrap method (nil when it has none).
-func (b *errBox) Unwrap() error {
+func (b errBox) Unwrap() error {
 	if b.t.Methods.Unwrap == nil {
 		return nil
 	}
@@ -220,16 +226,16 @@ func (b *errBox) Unwrap() error {
 }
 
 // Is reports whether target is the same cell value, or what the cell type's Is says.
-func (b *errBox) Is(target error) bool { return b.box.is(target) }
+func (b errBox) Is(target error) bool { return b.box.is(target) }
 
 // As calls the cell type's As method.
-func (b *errBox) As(target any) bool { return b.box.as(target) }
+func (b errBox) As(target any) bool { return b.box.as(target) }
 
 // Error calls the cell type's Error method.
-func (b *multiErrBox) Error() string { return b.t.Methods.Error(b.raw) }
+func (b multiErrBox) Error() string { return b.t.Methods.Error(b.raw) }
 
 // Unwrap calls the cell type's Unwrap() []error method.
-func (b *multiErrBox) Unwrap() []error {
+func (b multiErrBox) Unwrap() []error {
 	errs := b.t.Methods.UnwrapMulti(b.raw)
 	out := make([]error, len(errs))
 	for i, e := range errs {
@@ -239,13 +245,13 @@ func (b *multiErrBox) Unwrap() []error {
 }
 
 // Is reports whether target is the same cell value, or what the cell type's Is says.
-func (b *multiErrBox) Is(target error) bool { return b.box.is(target) }
+func (b multiErrBox) Is(target error) bool { return b.box.is(target) }
 
 // As calls the cell type's As method.
-func (b *multiErrBox) As(target any) bool { return b.box.as(target) }
+func (b multiErrBox) As(target any) bool { return b.box.as(target) }
 
-func (b *box) is(target error) bool {
-	if sameValue(b, target) {
+func (b box) is(target error) bool {
+	if sameValue(&b, target) {
 		return true
 	}
 	if m := b.t.Methods; m != nil && m.Is != nil {
@@ -254,7 +260,7 @@ func (b *box) is(target error) bool {
 	return false
 }
 
-func (b *box) as(target any) bool {
+func (b box) as(target any) bool {
 	if m := b.t.Methods; m != nil && m.As != nil {
 		return m.As(b.raw, target)
 	}
@@ -262,7 +268,7 @@ func (b *box) as(target any) bool {
 }
 
 // MarshalJSON encodes the box as encoding/json encodes the real value.
-func (b *box) MarshalJSON() ([]byte, error) { return marshal(b.raw, b.t, "", "") }
+func (b box) MarshalJSON() ([]byte, error) { return marshal(b.raw, b.t, "", "") }
 
 // structural follows Named types to the type that gives the value's shape.
 func structural(t *Type) *Type {
