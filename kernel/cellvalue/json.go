@@ -3,6 +3,7 @@ package cellvalue
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 )
 
@@ -19,7 +20,15 @@ func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
 
 // EncodeJSON is (*json.Encoder).Encode for a value that may be a box or a
 // cell value; the encoder's own settings (indent, HTML escaping) apply.
-func EncodeJSON(enc *json.Encoder, v any) error {
+func EncodeJSON(enc *json.Encoder, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if re, ok := r.(rethrow); ok {
+				panic(re.v)
+			}
+			err = fmt.Errorf("cellvalue: cannot encode %s as JSON: %v", typeName(v), r)
+		}
+	}()
 	m := &mirrorer{mode: forJSON, onPath: map[uintptr]bool{}}
 	mv, err := m.value(argVal(v))
 	if err != nil {
@@ -32,7 +41,15 @@ func EncodeJSON(enc *json.Encoder, v any) error {
 	return m.fixError(enc.Encode(a))
 }
 
-func marshalAny(v any, prefix, indent string, indented bool) ([]byte, error) {
+func marshalAny(v any, prefix, indent string, indented bool) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if re, ok := r.(rethrow); ok {
+				panic(re.v)
+			}
+			out, err = nil, fmt.Errorf("cellvalue: cannot encode %s as JSON: %v", typeName(v), r)
+		}
+	}()
 	m := &mirrorer{mode: forJSON, onPath: map[uintptr]bool{}}
 	mv, err := m.value(argVal(v))
 	if err != nil {
@@ -54,6 +71,8 @@ func marshalAny(v any, prefix, indent string, indented bool) ([]byte, error) {
 	return b, nil
 }
 
+func typeName(v any) string { return typeString(argVal(v)) }
+
 // marshal is the JSON of a box (its MarshalJSON).
 func marshal(raw reflect.Value, t *Type, prefix, indent string) ([]byte, error) {
 	return marshalAny(&box{raw: raw, t: t}, prefix, indent, false)
@@ -69,7 +88,7 @@ type jsonWrap struct {
 // MarshalJSON calls the cell method.
 func (w *jsonWrap) MarshalJSON() ([]byte, error) {
 	w.m.failed = &wrapFailure{t: w.t, method: "MarshalJSON"}
-	return w.fn()
+	return callMethod(w.fn)
 }
 
 // textWrap carries a cell type's MarshalText into a mirror.
@@ -82,7 +101,7 @@ type textWrap struct {
 // MarshalText calls the cell method.
 func (w *textWrap) MarshalText() ([]byte, error) {
 	w.m.failed = &wrapFailure{t: w.t, method: "MarshalText"}
-	return w.fn()
+	return callMethod(w.fn)
 }
 
 // marshalerError is json.MarshalerError naming the cell type (a
@@ -109,4 +128,18 @@ func (m *mirrorer) fixError(err error) error {
 		return err
 	}
 	return &marshalerError{typ: typeString(val{t: m.failed.t}), fn: m.failed.method, err: me.Err}
+}
+
+// callMethod calls a cell method; its panic goes on to the caller as
+// encoding/json lets a Marshaler's panic through.
+func callMethod(fn func() ([]byte, error)) ([]byte, error) {
+	ok := false
+	defer func() {
+		if !ok {
+			panic(rethrow{recover()})
+		}
+	}()
+	b, err := fn()
+	ok = true
+	return b, err
 }

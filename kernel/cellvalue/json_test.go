@@ -47,8 +47,8 @@ type J struct {
 	hidden int
 	Inner
 	*base
-	L    Level  `json:"level"`
-	T    Stamp  `json:"t"`
+	L    Level `json:"level"`
+	T    Stamp `json:"t"`
 	TP   PtrStamp
 	C    Code   `json:",omitempty"`
 	Opt  *int   `json:",omitempty"`

@@ -40,7 +40,12 @@ type wrapFailure struct {
 // non-struct cell types with String, Error, Format or GoString methods
 // become boxes (they print as the real values), interface positions are
 // resolved. Methods of struct cell types are not visible on the mirror.
-func Mirror(raw any, t *Type) any {
+func Mirror(raw any, t *Type) (out any) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = Box(raw, t)
+		}
+	}()
 	m := &mirrorer{mode: forTemplate, onPath: map[uintptr]bool{}}
 	x := argVal(Box(raw, t))
 	v, err := m.value(x)
@@ -380,6 +385,9 @@ func (m *mirrorer) plan(st *Type, rt reflect.Type, depth int) (*structPlan, erro
 		case est != nil:
 			ert := rft
 			if pf.ptr {
+				if rft.Kind() != reflect.Pointer {
+					return nil, errors.New("cellvalue: embedded field " + f.Name + " does not match its raw value")
+				}
 				ert = rft.Elem()
 			}
 			if ert.Kind() != reflect.Struct || ert.NumField() != len(est.Fields) {

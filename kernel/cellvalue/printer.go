@@ -22,10 +22,11 @@ type val struct {
 	v  reflect.Value
 	t  *Type
 	ro bool
+	w  any // the yaegi wrapper v came out of, when no Resolver named it: its methods are the value's
 }
 
 type flags struct {
-	wid, prec                                                         int
+	wid, prec                                                               int
 	widPresent, precPresent, minus, plus, sharp, space, zero, plusV, sharpV bool
 }
 
@@ -154,7 +155,7 @@ func (p *printer) leaf(verb rune, plain any, k reflect.Kind) {
 	p.buf = fmt.Appendf(p.buf, p.directive(verb), plain)
 }
 
-func (p *printer) fmtS(s string)                { p.leaf('s', s, reflect.String) }
+func (p *printer) fmtS(s string)                 { p.leaf('s', s, reflect.String) }
 func (p *printer) fmtString(s string, verb rune) { p.leaf(verb, s, reflect.String) }
 
 func (p *printer) padNil() {
@@ -215,7 +216,7 @@ func (p *printer) printArg(a any, verb rune) {
 		p.fmtPointer(x, 'p')
 		return
 	}
-	if x.t == nil && !needsWalk(x.v.Type()) && x.v.CanInterface() {
+	if x.t == nil && x.w == nil && !needsWalk(x.v.Type()) && x.v.CanInterface() {
 		c := x.v.Interface()
 		if _, isErr := c.(error); verb == 'w' && p.wrapErrs && isErr {
 			verb = 'v'
@@ -240,7 +241,7 @@ func (p *printer) printNil(verb rune) {
 
 // bound holds the methods fmt would find on a value, bound to it.
 type bound struct {
-	format          func(fmt.State, rune)
+	format             func(fmt.State, rune)
 	goString, err, str func() string
 }
 
@@ -265,10 +266,15 @@ func methodsOf(x val) bound {
 		}
 		return m
 	}
-	if !x.v.IsValid() || !x.v.CanInterface() {
+	var a any
+	switch {
+	case x.w != nil:
+		a = x.w
+	case !x.v.IsValid() || !x.v.CanInterface():
 		return m
+	default:
+		a = x.v.Interface()
 	}
-	a := x.v.Interface()
 	if f, ok := a.(fmt.Formatter); ok {
 		m.format = f.Format
 	}
@@ -337,7 +343,7 @@ func (p *printer) catchPanic(x val, verb rune, method string) {
 		return
 	}
 	if p.panicking {
-		panic(err)
+		panic(rethrow{err})
 	}
 	old := p.flags
 	p.clearflags()

@@ -16,7 +16,7 @@ func appendf(b []byte, format string, a any) []byte { return fmt.Appendf(b, form
 // Sprintf is fmt.Sprintf for arguments that may be boxes or cell values.
 func Sprintf(format string, a ...any) string {
 	p := newPrinter()
-	p.doPrintf(format, a)
+	p.guard(func() { p.doPrintf(format, a) }, func() []byte { return fmt.Appendf(nil, format, rawArgs(a)...) })
 	s := string(p.buf)
 	p.free()
 	return s
@@ -25,7 +25,7 @@ func Sprintf(format string, a ...any) string {
 // Sprint is fmt.Sprint for arguments that may be boxes or cell values.
 func Sprint(a ...any) string {
 	p := newPrinter()
-	p.doPrint(a)
+	p.guard(func() { p.doPrint(a) }, func() []byte { return fmt.Append(nil, rawArgs(a)...) })
 	s := string(p.buf)
 	p.free()
 	return s
@@ -34,7 +34,7 @@ func Sprint(a ...any) string {
 // Sprintln is fmt.Sprintln for arguments that may be boxes or cell values.
 func Sprintln(a ...any) string {
 	p := newPrinter()
-	p.doPrintln(a)
+	p.guard(func() { p.doPrintln(a) }, func() []byte { return fmt.Appendln(nil, rawArgs(a)...) })
 	s := string(p.buf)
 	p.free()
 	return s
@@ -43,7 +43,7 @@ func Sprintln(a ...any) string {
 // Fprintf is fmt.Fprintf for arguments that may be boxes or cell values.
 func Fprintf(w io.Writer, format string, a ...any) (int, error) {
 	p := newPrinter()
-	p.doPrintf(format, a)
+	p.guard(func() { p.doPrintf(format, a) }, func() []byte { return fmt.Appendf(nil, format, rawArgs(a)...) })
 	n, err := w.Write(p.buf)
 	p.free()
 	return n, err
@@ -52,7 +52,7 @@ func Fprintf(w io.Writer, format string, a ...any) (int, error) {
 // Fprint is fmt.Fprint for arguments that may be boxes or cell values.
 func Fprint(w io.Writer, a ...any) (int, error) {
 	p := newPrinter()
-	p.doPrint(a)
+	p.guard(func() { p.doPrint(a) }, func() []byte { return fmt.Append(nil, rawArgs(a)...) })
 	n, err := w.Write(p.buf)
 	p.free()
 	return n, err
@@ -61,7 +61,7 @@ func Fprint(w io.Writer, a ...any) (int, error) {
 // Fprintln is fmt.Fprintln for arguments that may be boxes or cell values.
 func Fprintln(w io.Writer, a ...any) (int, error) {
 	p := newPrinter()
-	p.doPrintln(a)
+	p.guard(func() { p.doPrintln(a) }, func() []byte { return fmt.Appendln(nil, rawArgs(a)...) })
 	n, err := w.Write(p.buf)
 	p.free()
 	return n, err
@@ -79,7 +79,7 @@ func Println(a ...any) (int, error) { return Fprintln(os.Stdout, a...) }
 // Appendf is fmt.Appendf for arguments that may be boxes or cell values.
 func Appendf(b []byte, format string, a ...any) []byte {
 	p := newPrinter()
-	p.doPrintf(format, a)
+	p.guard(func() { p.doPrintf(format, a) }, func() []byte { return fmt.Appendf(nil, format, rawArgs(a)...) })
 	b = append(b, p.buf...)
 	p.free()
 	return b
@@ -88,7 +88,7 @@ func Appendf(b []byte, format string, a ...any) []byte {
 // Append is fmt.Append for arguments that may be boxes or cell values.
 func Append(b []byte, a ...any) []byte {
 	p := newPrinter()
-	p.doPrint(a)
+	p.guard(func() { p.doPrint(a) }, func() []byte { return fmt.Append(nil, rawArgs(a)...) })
 	b = append(b, p.buf...)
 	p.free()
 	return b
@@ -97,7 +97,7 @@ func Append(b []byte, a ...any) []byte {
 // Appendln is fmt.Appendln for arguments that may be boxes or cell values.
 func Appendln(b []byte, a ...any) []byte {
 	p := newPrinter()
-	p.doPrintln(a)
+	p.guard(func() { p.doPrintln(a) }, func() []byte { return fmt.Appendln(nil, rawArgs(a)...) })
 	b = append(b, p.buf...)
 	p.free()
 	return b
@@ -113,7 +113,7 @@ func Errorf(format string, a ...any) error {
 	}
 	p := newPrinter()
 	p.wrapErrs = true
-	p.doPrintf(format, a)
+	p.guard(func() { p.doPrintf(format, a) }, func() []byte { return fmt.Appendf(nil, format, rawArgs(a)...) })
 	s := string(p.buf)
 	wrapped := slices.Clone(p.wrapped)
 	reordered := p.reordered
@@ -138,6 +138,37 @@ func Errorf(format string, a ...any) error {
 		}
 	}
 	return newWrapErrors(s, errs)
+}
+
+// rethrow carries a panic that fmt itself would let through (a method
+// panicking while its own panic is printed) past guard.
+type rethrow struct{ v any }
+
+// guard runs one print; should this package fail on a value it does not
+// understand, the output is what fmt gives for the raw values instead.
+func (p *printer) guard(run func(), fallback func() []byte) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if re, ok := r.(rethrow); ok {
+			panic(re.v)
+		}
+		p.buf = fallback()
+	}()
+	run()
+}
+
+func rawArgs(a []any) []any {
+	out := make([]any, len(a))
+	for i, x := range a {
+		out[i] = x
+		if raw, _, ok := Unbox(x); ok {
+			out[i] = raw
+		}
+	}
+	return out
 }
 
 func isString(a any) bool {

@@ -15,6 +15,7 @@ const yaegiPkg = "github.com/traefik/yaegi"
 // value: a box gives its own raw value and type, the Resolver names a cell
 // value's dynamic type, and yaegi's wrappers are opened when it cannot.
 func resolveValue(v reflect.Value, ro bool) val {
+	var w any
 	for i := 0; i < 8; i++ {
 		for v.IsValid() && v.Kind() == reflect.Interface {
 			if v.IsNil() {
@@ -49,11 +50,14 @@ func resolveValue(v reflect.Value, ro bool) val {
 		}
 		inner, ok := openWrapper(v)
 		if !ok {
-			return val{v: v, ro: ro}
+			return val{v: v, ro: ro, w: w}
+		}
+		if w == nil && v.Type().NumField() > 0 && v.Type().Field(0).Name == "IValue" && v.CanInterface() {
+			w = v.Interface()
 		}
 		v = inner
 	}
-	return val{v: v, ro: ro}
+	return val{v: v, ro: ro, w: w}
 }
 
 // resolveError turns an error that an interpreted method returned into one

@@ -210,7 +210,7 @@ func (b box) Format(s fmt.State, verb rune) {
 	p := newPrinter()
 	defer p.free()
 	p.fromState(s, verb)
-	p.printArg(&b, verb)
+	p.guard(func() { p.printArg(&b, verb) }, func() []byte { return fmt.Appendf(nil, "%v", b.raw) })
 	s.Write(p.buf)
 }
 
