@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -345,7 +346,15 @@ type planField struct {
 	ptr       bool // embedded through a pointer
 }
 
-var planCache sync.Map // planKey -> *structPlan
+// planCache holds the mirror layout of each struct Type; it is emptied when
+// it grows past planLimit (an engine that makes a Type per call, not per
+// type, costs time then, not memory).
+var (
+	planCache sync.Map // planKey -> *structPlan
+	planCount atomic.Int64
+)
+
+const planLimit = 4096
 
 type planKey struct {
 	t    *Type
@@ -423,6 +432,10 @@ func (m *mirrorer) plan(st *Type, rt reflect.Type, depth int) (*structPlan, erro
 		fields = append(fields, pf)
 	}
 	p := &structPlan{typ: reflect.StructOf(sfs), fields: fields}
+	if planCount.Add(1) > planLimit {
+		planCache.Clear()
+		planCount.Store(0)
+	}
 	planCache.Store(k, p)
 	return p, nil
 }

@@ -91,11 +91,23 @@ func values() []c {
 			L Level
 		}{time.Second, time.Minute, 1}),
 		mk("nil *QueryError", nilQE),
+		mk("Flag", Flag(true)),
+		mk("Cplx", Cplx(1+2i)),
+		mk("IP", IP{10, 0, 0, 1}),
+		mk("[]IP", []IP{{1, 2, 3, 4}}),
+		mk("Set", Set{"a": true}),
+		mk("Raw", Raw{65, 66, 67}),
+		mk("Uptr", Uptr(77)),
+		mk("Ptrs nil", Ptrs{N: 1, x: (*T)(nil), S: Set{}, f: true}),
+		mk("any nil *T", any((*T)(nil))),
+		mk("[]any typed nil", []any{(*T)(nil), Level(0)}),
+		mk("map[IP]Level", map[IP]Level{{2, 0, 0, 0}: 1, {1, 0, 0, 0}: 2}),
 		mkp("*QueryError", qe),
 		mkp("WithPtr", WithPtr{P: &Inner{B: 1}, Q: &T{A: 5}}),
 		mkp("WithPtr nil", WithPtr{}),
 		mkp("[]*T", []*T{{A: 1}, nil}),
 		mkp("Node", &Node{1, &Node{2, nil}}),
+		mkp("Ptrs", Ptrs{Inner: &Inner{B: 1}, N: 2, x: &T{}}),
 	}
 }
 

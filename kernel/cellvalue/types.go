@@ -13,6 +13,28 @@
 //
 // Values that come back out of this package (Unwrap, Join, As) may contain
 // boxes; the engine turns a box back into the interpreter's value with Unbox.
+//
+// What the engine provides:
+//
+//   - Box(raw, t) for each argument whose static type involves a cell type,
+//     and also for arguments of interface or container-of-interface static
+//     types ([]any, map[string]any, error, fmt.Stringer) when they may hold
+//     cell values: yaegi hands compiled code a cell struct in an interface
+//     as the raw struct itself, a named non-struct as interp.valueInterface,
+//     and a pointer with methods as interp._error or another IValue wrapper.
+//   - A Resolver that names the dynamic type of such values: it must know
+//     the raw reflect types of cell structs (ambiguous when two cell structs
+//     have the same fields) and open valueInterface and the IValue wrappers,
+//     and answer ok=false for compiled values.
+//   - Type.String for every Type (it is what %T, %#v and error messages
+//     print), Fields with the Go names for structs, Methods with the full
+//     method set (promoted methods included) of Named types and of pointers
+//     to them, and PtrMethods where a pointer method is a MarshalJSON or
+//     MarshalText.
+//
+// Without a Resolver, values are printed by their raw shape, never by
+// yaegi's internals: wrappers print their IValue, with the methods the
+// wrapper has.
 package cellvalue
 
 import (

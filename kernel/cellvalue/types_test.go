@@ -130,3 +130,28 @@ type embedsErr struct {
 }
 
 var errBase = errors.New("base")
+
+type Flag bool
+
+type Cplx complex64
+
+type IP [4]byte
+
+func (ip IP) String() string { return fmt.Sprintf("%d.%d.%d.%d", ip[0], ip[1], ip[2], ip[3]) }
+
+type Set map[string]bool
+
+func (s Set) String() string { return fmt.Sprintf("set of %d", len(s)) }
+
+type Ptrs struct {
+	*Inner
+	N int
+	x any
+	S Set
+	I IP
+	f Flag
+}
+
+type Raw [3]byte
+
+type Uptr uintptr
