@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -216,7 +217,7 @@ func (p *printer) printArg(a any, verb rune) {
 		p.fmtPointer(x, 'p')
 		return
 	}
-	if x.t == nil && x.w == nil && !needsWalk(x.v.Type()) && x.v.CanInterface() {
+	if x.t == nil && x.w == nil && plainVerb(verb) && !needsWalk(x.v.Type()) && x.v.CanInterface() {
 		c := x.v.Interface()
 		if _, isErr := c.(error); verb == 'w' && p.wrapErrs && isErr {
 			verb = 'v'
@@ -227,6 +228,12 @@ func (p *printer) printArg(a any, verb rune) {
 	if !p.handleMethods(x, verb) {
 		p.printValue(x, verb, 0)
 	}
+}
+
+// plainVerb reports whether verb can be rebuilt into a directive for fmt:
+// one that fmt's parser reads as a flag, width, index or precision cannot.
+func plainVerb(verb rune) bool {
+	return !strings.ContainsRune("#0+- 123456789[].*%", verb)
 }
 
 func (p *printer) printNil(verb rune) {
