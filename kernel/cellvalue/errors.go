@@ -18,6 +18,9 @@ func cellOf(e any) (reflect.Value, *Type, bool) {
 	if x.t != nil && x.v.IsValid() {
 		return x.v, x.t, true
 	}
+	if x.w != nil && x.v.IsValid() {
+		return x.v, nil, true // a wrapper no Resolver named: its raw value, type unknown
+	}
 	return reflect.Value{}, nil, false
 }
 
@@ -26,7 +29,7 @@ func cellOf(e any) (reflect.Value, *Type, bool) {
 func sameValue(err, target any) bool {
 	rv, rt, ok1 := cellOf(err)
 	tv, tt, ok2 := cellOf(target)
-	if !ok1 || !ok2 || !typesMatch(rt, tt) {
+	if !ok1 || !ok2 || rt != nil && tt != nil && !typesMatch(rt, tt) || rt == nil && tt == nil {
 		return false
 	}
 	return rawEqual(rv, tv)
@@ -56,7 +59,7 @@ func Is(err, target error) bool {
 		return err == target
 	}
 	targetComparable := reflect.TypeOf(target).Comparable()
-	if raw, _, ok := cellOf(target); ok {
+	if raw, t, ok := cellOf(target); ok && t != nil {
 		targetComparable = raw.Type().Comparable()
 	}
 	return is(err, target, targetComparable)
@@ -184,6 +187,9 @@ func as(err error, target any, tv reflect.Value, te *Type) bool {
 func asOne(err error, tv reflect.Value, te *Type) bool {
 	dst := tv.Elem()
 	raw, rt, isCell := cellOf(err)
+	if isCell && rt == nil {
+		isCell = false // an unnamed wrapper is matched as the compiled value it is
+	}
 	switch {
 	case te == nil:
 		// A compiled target type: a compiled error, or a box that

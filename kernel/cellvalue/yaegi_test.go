@@ -40,6 +40,19 @@ func run() {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The same raw value in a box and in yaegi's wrapper is the same error.
+	wrapper := got[0][0].(error)
+	rawQE := reflect.ValueOf(wrapper).Field(0).Interface()
+	qeType := &cellvalue.Type{Kind: cellvalue.Pointer, String: "*main.QE",
+		Methods: &cellvalue.Methods{Error: func(reflect.Value) string { return "qe q" }}}
+	b := cellvalue.Box(rawQE, qeType).(error)
+	if !cellvalue.Is(cellvalue.Errorf("w: %w", b), wrapper) || !cellvalue.Is(cellvalue.Errorf("w: %w", wrapper), b) {
+		t.Error("a box and a yaegi wrapper of the same raw pointer are not the same error")
+	}
+	other := cellvalue.Box(reflect.New(reflect.TypeOf(rawQE).Elem()).Interface(), qeType).(error)
+	if cellvalue.Is(other, wrapper) {
+		t.Error("a box of another pointer matched the wrapper")
+	}
 	want := []string{"qe q", "3", "{1 qe in 2}", "[1]", "map[k:1]"}
 	for n, a := range got[0] {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
