@@ -107,6 +107,12 @@ func values() []c {
 		mkp("WithPtr nil", WithPtr{}),
 		mkp("[]*T", []*T{{A: 1}, nil}),
 		mkp("Node", &Node{1, &Node{2, nil}}),
+		mkp("[]*PtrStr", []*PtrStr{{1}, nil}),
+		mkp("struct *PtrStr", struct {
+			P *PtrStr
+			p *PtrStr
+		}{&PtrStr{1}, nil}),
+		mkp("[]*QueryError", []*QueryError{{Query: "a", Err: errBase}, nil}),
 		mkp("Ptrs", Ptrs{Inner: &Inner{B: 1}, N: 2, x: &T{}}),
 	}
 }

@@ -162,7 +162,18 @@ func Box(raw any, t *Type) any {
 		}
 		return newBox(x.v, x.t)
 	}
-	return newBox(reflect.ValueOf(raw), t)
+	v := reflect.ValueOf(raw)
+	for i := 0; i < 4 && v.IsValid() && isYaegiType(v.Type()); i++ {
+		inner, ok := openWrapper(v) // the engine boxed a wrapper: the raw value is inside
+		if !ok {
+			break
+		}
+		for inner.Kind() == reflect.Interface && !inner.IsNil() {
+			inner = inner.Elem()
+		}
+		v = inner
+	}
+	return newBox(v, t)
 }
 
 func newBox(raw reflect.Value, t *Type) any {

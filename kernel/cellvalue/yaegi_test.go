@@ -49,6 +49,9 @@ func run() {
 	if !cellvalue.Is(cellvalue.Errorf("w: %w", b), wrapper) || !cellvalue.Is(cellvalue.Errorf("w: %w", wrapper), b) {
 		t.Error("a box and a yaegi wrapper of the same raw pointer are not the same error")
 	}
+	if got := cellvalue.Sprintf("%+v %T", cellvalue.Box(wrapper, qeType), cellvalue.Box(wrapper, qeType)); got != "qe q *main.QE" {
+		t.Errorf("a boxed wrapper prints %q", got)
+	}
 	other := cellvalue.Box(reflect.New(reflect.TypeOf(rawQE).Elem()).Interface(), qeType).(error)
 	if cellvalue.Is(other, wrapper) {
 		t.Error("a box of another pointer matched the wrapper")
