@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"text/template"
+	"time"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellvalue"
 )
@@ -91,6 +93,13 @@ func jsonValues() []c {
 		mk("[]Color", []Color{1, 2}),
 		mk("embedsErr", embedsErr{ValErr{"e"}, 3}),
 		mk("Node", &Node{1, &Node{2, nil}}),
+		mk("compiled text keys", struct{ M map[netip.Addr]Level }{map[netip.Addr]Level{netip.MustParseAddr("10.0.0.1"): 1}}),
+		mk("compiled values", struct {
+			D time.Duration
+			T time.Time
+			A netip.Addr
+			L Level
+		}{time.Second, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), netip.MustParseAddr("::1"), 2}),
 	}
 }
 
@@ -133,7 +142,7 @@ func TestMarshalErrors(t *testing.T) {
 	n := &Node{V: 1}
 	n.Next = n
 	cases := []c{mk("BadJ", BadJ{}), mk("[]BadJ", []BadJ{{}}), mk("Garbage", Garbage{}), mk("cycle", n),
-		mk("chan", struct{ C chan int }{}), mk("map[T]int", map[T]int{{A: 1}: 1})}
+		mk("chan", struct{ C chan int }{}), mk("map[T]int", map[T]int{{A: 1}: 1}), mk("nil map[T]int", map[T]int(nil))}
 	for _, x := range cases {
 		_, werr := json.Marshal(x.real)
 		_, gerr := cellvalue.Marshal(x.boxed)

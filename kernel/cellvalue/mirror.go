@@ -252,13 +252,13 @@ func (m *mirrorer) list(v reflect.Value, elem *Type, ro bool) (reflect.Value, er
 }
 
 func (m *mirrorer) mapping(v reflect.Value, t, key, elem *Type, ro bool) (reflect.Value, error) {
-	if v.IsNil() {
-		if m.mode == forTemplate {
-			return reflect.Zero(reflect.MapOf(v.Type().Key(), anyType)), nil
-		}
-		return reflect.Zero(reflect.TypeOf(map[string]any(nil))), nil
+	if key != nil && (key.Kind == Basic || key.Kind == Other) {
+		key = nil
 	}
 	if m.mode == forTemplate {
+		if v.IsNil() {
+			return reflect.Zero(reflect.MapOf(v.Type().Key(), anyType)), nil
+		}
 		kt := v.Type().Key()
 		if !scalarKind(kt.Kind()) {
 			return reflect.ValueOf(Box(v.Interface(), t)), nil
@@ -288,6 +288,9 @@ func (m *mirrorer) mapping(v reflect.Value, t, key, elem *Type, ro bool) (reflec
 			return reflect.Value{}, &json.UnsupportedTypeError{Type: v.Type()}
 		}
 		return reflect.Value{}, unsupportedType(typeString(val{v: v, t: t}))
+	}
+	if v.IsNil() {
+		return reflect.Zero(reflect.TypeOf(map[string]any(nil))), nil
 	}
 	out := make(map[string]any, v.Len())
 	it := v.MapRange()
