@@ -61,6 +61,15 @@ func newFake() *fake {
 
 var theFake = newFake()
 
+// rawNode is yaegi's raw type for Node: yaegi patches a recursive struct's
+// field to point to the struct itself, which reflect.StructOf cannot do.
+type rawNode struct {
+	V    int
+	Next *rawNode
+}
+
+func init() { theFake.raws[reflect.TypeOf(Node{})] = reflect.TypeOf(rawNode{}) }
+
 func init() { cellvalue.SetResolver(theFake.resolve) }
 
 func (f *fake) resolve(v any) (any, *cellvalue.Type, bool) {
@@ -320,10 +329,24 @@ func (f *fake) fromRaw(raw reflect.Value, t reflect.Type) reflect.Value {
 		}
 		f.mu.Lock()
 		p, ok := f.ptrs[raw.Pointer()]
+		busy := f.busy[reflect.PointerTo(raw.Type())]
 		f.mu.Unlock()
 		if !ok {
 			p = reflect.New(t.Elem())
+			f.mu.Lock()
+			f.ptrs[raw.Pointer()], f.rptrs[p.Pointer()] = p, raw
+			f.mu.Unlock()
+			ok = false
+		}
+		if !busy {
+			// The raw pointee may have changed (a decode): refresh the real one.
+			f.mu.Lock()
+			f.busy[reflect.PointerTo(raw.Type())] = true
+			f.mu.Unlock()
 			p.Elem().Set(f.fromRaw(raw.Elem(), t.Elem()))
+			f.mu.Lock()
+			delete(f.busy, reflect.PointerTo(raw.Type()))
+			f.mu.Unlock()
 		}
 		out.Set(p)
 	case reflect.Slice:
@@ -458,6 +481,22 @@ func (f *fake) methods(t reflect.Type) *cellvalue.Methods {
 	if t.Implements(reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()) {
 		m.MarshalText, some = func(raw reflect.Value) ([]byte, error) {
 			return real(raw).(encoding.TextMarshaler).MarshalText()
+		}, true
+	}
+	if t.Implements(reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()) {
+		m.UnmarshalJSON, some = func(raw reflect.Value, data []byte) error {
+			r := real(raw)
+			err := r.(json.Unmarshaler).UnmarshalJSON(data)
+			raw.Elem().Set(f.toRaw(reflect.ValueOf(r).Elem(), t.Elem()))
+			return err
+		}, true
+	}
+	if t.Implements(reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()) {
+		m.UnmarshalText, some = func(raw reflect.Value, data []byte) error {
+			r := real(raw)
+			err := r.(encoding.TextUnmarshaler).UnmarshalText(data)
+			raw.Elem().Set(f.toRaw(reflect.ValueOf(r).Elem(), t.Elem()))
+			return err
 		}, true
 	}
 	if !some {

@@ -123,6 +123,9 @@ type Methods struct {
 	// As is given the target pointer as the caller passed it.
 	As                       func(raw reflect.Value, target any) bool
 	MarshalJSON, MarshalText func(raw reflect.Value) ([]byte, error)
+	// UnmarshalJSON and UnmarshalText are given a pointer to the raw value
+	// when they are in PtrMethods (pointer receivers), the value otherwise.
+	UnmarshalJSON, UnmarshalText func(raw reflect.Value, data []byte) error
 }
 
 // box is what compiled code is handed instead of a raw value: it prints as
