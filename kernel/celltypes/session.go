@@ -43,7 +43,8 @@ type Session struct {
 type decl struct {
 	text  string
 	names []string // the names the declaration declares (one spec may declare several)
-	node  ast.Decl
+	node  ast.Decl // parsed on first use
+	bad   bool     // the text did not parse
 }
 
 // New returns a session that imports packages through imp and starts with
@@ -67,6 +68,24 @@ type Cell struct {
 	// statements declare, for later cells: `x, err := f()` as
 	// "var x, err = f()" (see VarDecl).
 	StmtDecls []string
+	stmtNames [][]string // the names each of StmtDecls declares, when AddStmt made it
+}
+
+// AddStmt adds to c the package-level declaration that stands for what the
+// top-level statement st declares, if anything (see VarDecl).
+func (c *Cell) AddStmt(st ast.Stmt, text func(ast.Node) string) {
+	d := VarDecl(st, text)
+	if d == "" {
+		return
+	}
+	var names []string
+	for _, id := range stmtDecls(st) {
+		if id.Name != "_" {
+			names = append(names, id.Name)
+		}
+	}
+	c.StmtDecls = append(c.StmtDecls, d)
+	c.stmtNames = append(c.stmtNames, names)
 }
 
 // Checked is the result of checking one cell.
@@ -88,7 +107,9 @@ func (s *Session) Check(c Cell) *Checked {
 			continue
 		}
 		seen[d] = true
-		sessionDecls = append(sessionDecls, d.node)
+		if n := d.parse(s.fset); n != nil {
+			sessionDecls = append(sessionDecls, n)
+		}
 	}
 	all := map[string]string{}
 	for n, p := range s.imports {
@@ -126,18 +147,23 @@ func (s *Session) Check(c Cell) *Checked {
 
 // Commit records what a cell declared, once it ran: later cells see its
 // declarations, its statements' variables and its imports. A cell needs no
-// Check to be committed.
+// Check to be committed, and Commit parses nothing: the declarations are
+// parsed when a later check needs them.
 func (s *Session) Commit(c Cell) {
 	for n, p := range c.Imports {
 		s.imports[n] = p
 	}
-	for i := range c.Decls {
+	for i, d := range c.Decls {
 		if i < len(c.Texts) {
-			s.keep(c.Texts[i])
+			s.keep(c.Texts[i], declNames(d))
 		}
 	}
-	for _, text := range c.StmtDecls {
-		s.keep(text)
+	for i, text := range c.StmtDecls {
+		var names []string
+		if i < len(c.stmtNames) {
+			names = c.stmtNames[i]
+		}
+		s.keep(text, names)
 	}
 }
 
@@ -166,25 +192,38 @@ func VarDecl(st ast.Stmt, text func(ast.Node) string) string {
 	return ""
 }
 
-// keep records one declaration of a committed cell, parsed again from its
-// text so that the session owns nodes no rewrite changes.
-func (s *Session) keep(text string) {
+// keep records one declaration of a committed cell by its text and the
+// names it declares (found by parsing when not given).
+func (s *Session) keep(text string, names []string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	f, err := parser.ParseFile(s.fset, "session.go", "package main\n"+text, parser.SkipObjectResolution)
-	if err != nil || len(f.Decls) != 1 {
-		return
+	kept := &decl{text: text, names: names}
+	if names == nil {
+		if kept.parse(s.fset) == nil {
+			return
+		}
+		kept.names = declNames(kept.node)
 	}
-	node := f.Decls[0]
-	names := declNames(node)
-	for _, n := range names {
+	for _, n := range kept.names {
 		s.drop(n)
 	}
-	kept := &decl{text: text, names: names, node: node}
-	for _, n := range names {
+	for _, n := range kept.names {
 		s.decls[n] = kept
 	}
+}
+
+// parse parses the declaration's text once; nil when it does not parse.
+func (d *decl) parse(fset *token.FileSet) ast.Decl {
+	if d.node == nil && !d.bad {
+		f, err := parser.ParseFile(fset, "session.go", "package main\n"+d.text, parser.SkipObjectResolution)
+		if err != nil || len(f.Decls) != 1 {
+			d.bad = true
+			return nil
+		}
+		d.node = f.Decls[0]
+	}
+	return d.node
 }
 
 // drop forgets the declaration that declared name, with every other name

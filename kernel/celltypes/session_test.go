@@ -37,9 +37,7 @@ func cellOf(t *testing.T, fset *token.FileSet, imports map[string]string, decls,
 		tf := fset.File(f.Pos())
 		text := func(n ast.Node) string { return src[tf.Offset(n.Pos()):tf.Offset(n.End())] }
 		for _, st := range c.Stmts {
-			if d := VarDecl(st, text); d != "" {
-				c.StmtDecls = append(c.StmtDecls, d)
-			}
+			c.AddStmt(st, text)
 		}
 	}
 	return c
