@@ -569,11 +569,16 @@ func funcLitCall(body []ast.Stmt, pos, end token.Pos) ast.Stmt {
 // in the body: the show helper whose arity fits x, found by compiling the call
 // without running it. It returns nil when no helper takes
 // x (a call with no result): then x runs as a plain statement.
-func (e *Engine) showCall(p *parsed, x ast.Expr) ast.Stmt {
+func (e *Engine) showCall(p *parsed, x ast.Expr, typeID int) ast.Stmt {
 	for _, helper := range []string{"show1", "show2", "show3"} {
+		args := []ast.Expr{x}
+		if helper == "show1" && typeID >= 0 {
+			helper = "show1t" // a value of a cell's type (crossing.go)
+			args = append(args, &ast.BasicLit{ValuePos: x.End(), Kind: token.INT, Value: fmt.Sprint(typeID)})
+		}
 		call := &ast.ExprStmt{X: &ast.CallExpr{
 			Fun:    &ast.Ident{NamePos: x.Pos(), Name: helperPrefix + helper},
-			Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.End(),
+			Lparen: x.Pos(), Args: args, Rparen: x.End(),
 		}}
 		// In the global scope: a compile that fails inside a function
 		// literal leaves yaegi's scopes broken for the next compile.

@@ -101,6 +101,16 @@ func __gocl_show1(v any) {
 	__gocl_hook.Emit(v, text, rich)
 }
 
+// __gocl_show1t is __gocl_show1 for a value of a cell's type whose text
+// compiled fmt would get wrong: id numbers its static type (crossing.go).
+func __gocl_show1t(v any, id int) {
+	rich, text := __gocl_richOf(v)
+	if text == "" {
+		text = __gocl_hook.BoxText(v, id)
+	}
+	__gocl_hook.Emit(v, text, rich)
+}
+
 // __gocl_richOf calls v's rich-output methods and its String or Error.
 func __gocl_richOf(v any) (map[string]any, string) {
 	rich := map[string]any{}
@@ -204,6 +214,14 @@ func __gocl_show3(a, b, c any) { __gocl_hook.EmitN(a, b, c) }
 // their function instead of ending the kernel, and the hooks of the show
 // helpers and of guarded go statements.
 func (e *Engine) overrides() interp.Exports {
+	ex := e.baseOverrides()
+	for name, v := range crossHooks(e.cross) {
+		ex[hookPath+"/hook"][name] = v
+	}
+	return ex
+}
+
+func (e *Engine) baseOverrides() interp.Exports {
 	return interp.Exports{
 		"os/os": {
 			"Stdin":  reflect.ValueOf(&e.stdin).Elem(),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/seed43a1e1ab/gocl/kernel/celltypes"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -81,7 +82,23 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		}
 		ps = append(ps, p)
 	}
+	var cross celltypes.Cell
+	var helpers *parsed
+	e.showType = -1
 	if name != "gocl" { // the engine's own helpers switch on types under recover
+		// First, while the cell's nodes are as parsed: values of the
+		// cells' types handed to compiled code (crossing.go).
+		cross = e.crossCell(ps)
+		if e.needsCrossing(ps, cross) {
+			if src := e.rewriteCrossings(ps, cross); src != "" {
+				h, err := e.parseChunk(name, src, chunk{kind: kindDecl, start: 0, end: len(src), line: 1, col: 1})
+				if err != nil {
+					return Result{Err: e.syntaxError(name, fmt.Errorf("gocl's method helpers: %w", err))}
+				}
+				helpers = h
+				ps = insertHelpers(ps, h)
+			}
+		}
 		isIface := e.interfaceCase()
 		kinds := e.cellTypeKinds(ps)
 		if err := e.refuseUntypedCases(name, ps, kinds); err != nil {
@@ -131,6 +148,9 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				return Result{Err: e.locateTop(name, err, p.file.Decls[0].Pos())}
 			}
 			e.recordDecls(p)
+			if p == helpers {
+				e.cross.helpersCompiled(e.in.Eval)
+			}
 		case kindStmt:
 			stmts := p.body.List
 			var final *ast.ExprStmt
@@ -147,7 +167,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				}
 			}
 			if final != nil {
-				if show := e.showCall(p, final.X); show != nil {
+				if show := e.showCall(p, final.X, e.showType); show != nil {
 					body.stmts = append(body.stmts, marker(len(body.pos), final.Pos()), show)
 					body.pos = append(body.pos, final.Pos())
 				} else if err := e.addStmt(name, p, &body, final); err != nil {
@@ -174,7 +194,25 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 			e.recordDecls(p)
 		}
 	}
+	if name != "gocl" {
+		e.crossSession().Commit(cross)
+	}
 	return Result{Data: data}
+}
+
+// insertHelpers puts the chunk of method helpers after the cell's last
+// import or declaration chunk: after the methods it calls, and before the
+// cell's last statements, whose final expression is shown.
+func insertHelpers(ps []*parsed, h *parsed) []*parsed {
+	at := 0
+	for i, p := range ps {
+		if p.kind != kindStmt {
+			at = i + 1
+		}
+	}
+	out := append([]*parsed{}, ps[:at]...)
+	out = append(out, h)
+	return append(out, ps[at:]...)
 }
 
 // block wraps statements of p in a block positioned like p's body, which
