@@ -176,6 +176,12 @@ func Box(raw any, t *Type) any {
 		}
 		v = inner
 	}
+	if !v.IsValid() {
+		v = unwrapStored(val{v: reflect.ValueOf(&raw).Elem(), t: t}).v // a nil pointer, slice or map of t
+	}
+	if !v.IsValid() || !fits(v, t) {
+		return raw // not a value of t: printed, compared and encoded as the raw value it is
+	}
 	return newBox(v, t)
 }
 
