@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -268,6 +269,16 @@ func TestPointerVerbPrintsTheRawAddress(t *testing.T) {
 	pverb := "%p"
 	if got := cellvalue.Sprintf(pverb, box(Level(1))); got != fmt.Sprintf(pverb, Level(1)) {
 		t.Errorf("%%p of a non-pointer: %q", got)
+	}
+}
+
+func TestUntypedNilOfAPointerType(t *testing.T) {
+	pt := theFake.typeOf(reflect.TypeOf((*T)(nil)))
+	var nilT *T
+	for _, f := range []string{"%v", "%+v", "%#v", "%T", "%d", "%s"} {
+		if got, want := cellvalue.Sprintf(f, cellvalue.Box(nil, pt)), fmt.Sprintf(f, nilT); got != want {
+			t.Errorf("%q of Box(nil, *T): %q, want %q", f, got, want)
+		}
 	}
 }
 

@@ -29,8 +29,10 @@
 //   - Type.String for every Type (it is what %T, %#v and error messages
 //     print), Fields with the Go names for structs, Methods with the full
 //     method set (promoted methods included) of Named types and of pointers
-//     to them, and PtrMethods where a pointer method is a MarshalJSON or
-//     MarshalText.
+//     to them, and PtrMethods where a pointer method is MarshalJSON,
+//     MarshalText, UnmarshalJSON or UnmarshalText.
+//   - Calls of Unmarshal and DecodeJSON (json.Unmarshal, Decoder.Decode)
+//     with the static type of the target pointer.
 //
 // Without a Resolver, values are printed by their raw shape, never by
 // yaegi's internals: wrappers print their IValue, with the methods the
@@ -92,7 +94,7 @@ type Type struct {
 	Methods *Methods
 	// PtrMethods is, for a Named type, the method set of *Name: what Go
 	// uses where it takes the address of a value (encoding/json on
-	// addressable values). Nil when it adds nothing to Methods.
+	// addressable values, and decoding). Nil when it adds nothing to Methods.
 	PtrMethods *Methods
 	// Satisfied reports, for an Interface type declared in a cell, whether a
 	// value of dynamic type dyn implements it (errors.As with such a target).
@@ -175,6 +177,12 @@ func Box(raw any, t *Type) any {
 			inner = inner.Elem()
 		}
 		v = inner
+	}
+	if !v.IsValid() {
+		v = unwrapStored(val{v: reflect.ValueOf(&raw).Elem(), t: t}).v // a nil pointer, slice or map of t
+	}
+	if !v.IsValid() || !fits(v, t) {
+		return raw // not a value of t: printed, compared and encoded as the raw value it is
 	}
 	return newBox(v, t)
 }
