@@ -151,7 +151,8 @@ type multiErrBox struct{ box }
 // dynamic value (found with the Resolver); nil stays nil and a compiled
 // value stays itself.
 func Box(raw any, t *Type) any {
-	if t == nil || t.Kind == Basic || t.Kind == Other {
+	if t == nil || t.Kind == Basic || t.Kind == Other && reflect.TypeOf(raw) != nil && reflect.TypeOf(raw).Kind() != reflect.Func {
+		// (A func of a cell's types is boxed for its %T alone.)
 		return raw
 	}
 	if _, _, ok := Unbox(raw); ok {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -51,15 +52,21 @@ var crossTargets = map[string]map[string]string{
 		"Fprintf": "FmtFprintf", "Errorf": "FmtErrorf", "Append": "FmtAppend", "Appendln": "FmtAppendln",
 		"Appendf": "FmtAppendf"},
 	"errors":        {"Is": "ErrorsIs", "As": "ErrorsAs", "Unwrap": "ErrorsUnwrap", "Join": "ErrorsJoin"},
-	"encoding/json": {"Marshal": "JSONMarshal", "MarshalIndent": "JSONMarshalIndent"},
+	"encoding/json": {"Marshal": "JSONMarshal", "MarshalIndent": "JSONMarshalIndent", "Unmarshal": "JSONUnmarshal"},
 }
 
-// crossHooks are the replacements, as the hook package exports them.
-func crossHooks(x *crossing) map[string]reflect.Value {
+// crossHooks are the replacements, as the hook package exports them, and
+// yaegi's MapTypes for BoxIface: like yaegi's own fmt.Println, it is given
+// a value of a cell type with a String method that an interface holds
+// wrapped as a fmt.Stringer, whose method compiled code calls.
+func crossHooks(x *crossing) (map[string]reflect.Value, map[reflect.Value][]reflect.Type) {
+	boxIface := reflect.ValueOf(func(v any, id int) any { return x.box(v, id) })
+	printers := []reflect.Type{reflect.TypeOf((*fmt.Formatter)(nil)).Elem(), reflect.TypeOf((*fmt.Stringer)(nil)).Elem()}
 	return map[string]reflect.Value{
-		"Box":     reflect.ValueOf(x.box),
-		"Mirror":  reflect.ValueOf(x.mirror),
-		"BoxText": reflect.ValueOf(x.boxText),
+		"Box":      reflect.ValueOf(x.box),
+		"BoxIface": boxIface,
+		"Mirror":   reflect.ValueOf(x.mirror),
+		"BoxText":  reflect.ValueOf(x.boxText),
 		// (Print, Println and Printf write where yaegi's own fmt does: to
 		// the interpreter's standard output.)
 		"FmtPrint":          reflect.ValueOf(func(a ...any) (int, error) { return cellvalue.Fprint(cellWriter{}, a...) }),
@@ -81,7 +88,9 @@ func crossHooks(x *crossing) map[string]reflect.Value {
 		"ErrorsJoin":        reflect.ValueOf(cellvalue.Join),
 		"JSONMarshal":       reflect.ValueOf(cellvalue.Marshal),
 		"JSONMarshalIndent": reflect.ValueOf(cellvalue.MarshalIndent),
-	}
+		"JSONUnmarshal":     reflect.ValueOf(func(data []byte, v any, id int) error { return cellvalue.Unmarshal(data, v, x.desc(id)) }),
+		"JSONDecode":        reflect.ValueOf(func(dec *json.Decoder, v any, id int) error { return cellvalue.DecodeJSON(dec, v, x.desc(id)) }),
+	}, map[reflect.Value][]reflect.Type{boxIface: printers}
 }
 
 // crossing is the engine's state for handing values over: the session's
@@ -94,6 +103,9 @@ type crossing struct {
 	rawTypes map[reflect.Type]*cellvalue.Type // for the resolver: the bare type of a cell's struct type (nil: two alike)
 	pending  []*descBuilder                   // cells whose helpers are not picked up yet
 	probed   map[string]bool                  // names of the struct types whose bare type is learnt
+	dynKnown map[string]bool                  // names of the types in the resolver's type switch
+	dynAll   []dynCase                        // its cases
+	dynFn    reflect.Value                    // the compiled type switch: func(any) int
 	seq      int                              // numbers the helpers, so that no two cells' share a name
 }
 
@@ -106,7 +118,7 @@ func (x *crossing) next() int {
 }
 
 func newCrossing() *crossing {
-	x := &crossing{helpers: map[string]reflect.Value{}, rawTypes: map[reflect.Type]*cellvalue.Type{}, probed: map[string]bool{}}
+	x := &crossing{helpers: map[string]reflect.Value{}, rawTypes: map[reflect.Type]*cellvalue.Type{}, probed: map[string]bool{}, dynKnown: map[string]bool{}}
 	cellvalue.SetResolver(x.resolve)
 	return x
 }
@@ -152,22 +164,165 @@ func (x *crossing) desc(id int) *cellvalue.Type {
 
 // resolve is the dynamic type of a value held in an interface: a cell's
 // struct type, or a pointer to one, known by its bare reflect type.
+//
+// A yaegi wrapper whose value is of no known type is kept as it is: its
+// methods are the cell type's own, which compiled code calls right (a
+// `type T int` with an Error method in an error), and what it holds may not
+// be the value at all (yaegi v0.16.1 keeps a field of a one-field struct
+// returned as an error).
 func (x *crossing) resolve(v any) (any, *cellvalue.Type, bool) {
-	if isYaegiWrapper(v) {
-		v = unwrapYaegi(v)
+	orig, raw := v, v
+	wrapped := isYaegiWrapper(v)
+	if wrapped {
+		raw = unwrapYaegi(v)
 	}
-	if inner, ok := valueInterfaceValue(v); ok {
-		v = inner
+	if inner, ok := valueInterfaceValue(raw); ok {
+		// yaegi keeps the cell type beside the value: its own type switch
+		// tells which it is.
+		if d := x.dynamic(raw); d != nil {
+			return inner, d, true
+		}
+		raw = inner
 	}
-
-	t := reflect.TypeOf(v)
+	t := reflect.TypeOf(raw)
 	if t == nil {
 		return v, nil, false
 	}
 	x.mu.Lock()
 	d := x.rawTypes[t]
 	x.mu.Unlock()
-	return v, d, d != nil
+	if d == nil && wrapped {
+		// yaegi's type switch knows the wrapper's type; its value is
+		// trusted only when it has that type's shape.
+		if v, d := x.wrapped(orig, raw); d != nil {
+			return v, d, true
+		}
+		return orig, &cellvalue.Type{Kind: cellvalue.Basic, String: reflect.TypeOf(orig).String()}, true
+	}
+	return raw, d, d != nil
+}
+
+// wrapped names the cell type of a yaegi wrapper (such as
+// stdlib._fmt_Stringer{IValue, WString}) when exactly one of the cells'
+// types has the shape of the value it holds and the methods it wraps
+// (its W fields); yaegi's own type switch does not see through wrappers.
+// It returns the value too: yaegi v0.16.1 wraps a struct value returned as
+// an interface with only its last field, from which a one-field struct is
+// made again (the common `type ValErr struct{ msg string }`).
+func (x *crossing) wrapped(w, raw any) (any, *cellvalue.Type) {
+	wt := reflect.TypeOf(w)
+	x.mu.Lock()
+	cases := x.dynAll
+	x.mu.Unlock()
+	var found *cellvalue.Type
+	var value any
+	for _, c := range cases {
+		d := x.desc(c.id)
+		if d == nil || !hasWrapped(wt, d.Methods) {
+			continue
+		}
+		v := raw
+		if !hasShape(raw, d) {
+			if v = x.oneField(raw, d); v == nil {
+				continue
+			}
+		}
+		if found != nil {
+			return nil, nil // two candidates: not known
+		}
+		found, value = d, v
+	}
+	return value, found
+}
+
+// oneField makes the bare value of a one-field cell struct type d from the
+// value of its field, or returns nil.
+func (x *crossing) oneField(field any, d *cellvalue.Type) any {
+	if d.Kind != cellvalue.Named || d.Under == nil || d.Under.Kind != cellvalue.Struct || len(d.Under.Fields) != 1 {
+		return nil
+	}
+	x.mu.Lock()
+	var rt reflect.Type
+	for t, known := range x.rawTypes {
+		if known == d || known != nil && known.String == d.String && t.Kind() == reflect.Struct {
+			rt = t
+		}
+	}
+	x.mu.Unlock()
+	fv := reflect.ValueOf(field)
+	if rt == nil || rt.NumField() != 1 || !fv.IsValid() || fv.Type() != rt.Field(0).Type {
+		return nil
+	}
+	v := reflect.New(rt).Elem()
+	v.Field(0).Set(fv)
+	return v.Interface()
+}
+
+// hasWrapped reports whether methods has every method a yaegi wrapper
+// type wraps (a func field named W<Method>) that cellvalue knows of.
+func hasWrapped(wt reflect.Type, m *cellvalue.Methods) bool {
+	for i := 0; i < wt.NumField(); i++ {
+		name, ok := strings.CutPrefix(wt.Field(i).Name, "W")
+		if !ok {
+			continue
+		}
+		if m == nil {
+			return false
+		}
+		switch {
+		case name == "String" && m.String == nil, name == "Error" && m.Error == nil, name == "GoString" && m.GoString == nil:
+			return false
+		}
+	}
+	return true
+}
+
+// hasShape reports whether a bare value can be one of type d: a struct of
+// as many fields, a pointer, or the very type of a named basic type.
+func hasShape(raw any, d *cellvalue.Type) bool {
+	rt := reflect.TypeOf(raw)
+	if rt == nil {
+		return false
+	}
+	u := d
+	if d.Kind == cellvalue.Named {
+		u = d.Under
+	}
+	switch u.Kind {
+	case cellvalue.Struct:
+		return rt.Kind() == reflect.Struct && rt.NumField() == len(u.Fields)
+	case cellvalue.Pointer:
+		return rt.Kind() == reflect.Pointer
+	case cellvalue.Slice:
+		return rt.Kind() == reflect.Slice
+	case cellvalue.Map:
+		return rt.Kind() == reflect.Map
+	case cellvalue.Array:
+		return rt.Kind() == reflect.Array && rt.Len() == u.Len
+	case cellvalue.Basic:
+		return rt.String() == u.String
+	}
+	return false
+}
+
+// dynamic asks the interpreted type switch which cell type v (a yaegi
+// valueInterface) holds; nil when none.
+func (x *crossing) dynamic(v any) (d *cellvalue.Type) {
+	x.mu.Lock()
+	fn := x.dynFn
+	x.mu.Unlock()
+	if !fn.IsValid() {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			d = nil
+		}
+	}()
+	arg := reflect.New(fn.Type().In(0)).Elem()
+	arg.Set(reflect.ValueOf(v))
+	id := fn.Call([]reflect.Value{arg})[0].Int()
+	return x.desc(int(id))
 }
 
 // crossCell is what the engine keeps of a cell for the session: its
@@ -345,6 +500,8 @@ type descBuilder struct {
 	helpers   map[string]*helperReq // by name
 	probes    []probe               // struct types whose bare type the resolver learns
 	probedAll bool
+	dyn       []dynCase // the cell types new to the resolver's type switch
+	dynName   string    // the new type switch helper, when dyn is not empty
 }
 
 type probe struct {
@@ -373,6 +530,19 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 	}
 	isErrors := fn.Pkg().Path() == "errors"
 	changed := false
+	if fn.Pkg().Path() == "encoding/json" && fn.Name() == "Unmarshal" && len(call.Args) == 2 {
+		// The destination's static type: cellvalue decodes into it by
+		// its real field names.
+		t := info.TypeOf(call.Args[1])
+		if t == nil {
+			return
+		}
+		if d := b.desc(t); d.Kind != cellvalue.Basic {
+			call.Fun = hookSel(sel.Pos(), repl)
+			call.Args = append(call.Args, intLit(call.Rparen, b.register(d)))
+		}
+		return
+	}
 	if isErrors && fn.Name() == "As" && len(call.Args) == 2 {
 		pt, ok := info.TypeOf(call.Args[1]).(*types.Pointer)
 		if !ok {
@@ -406,8 +576,18 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 			continue
 		}
 		a := call.Args[i]
-		call.Args[i] = &ast.CallExpr{Fun: hookSel(a.Pos(), "Box"), Lparen: a.Pos(),
+		hook := "Box"
+		if d.Kind == cellvalue.Interface {
+			hook = "BoxIface"
+		}
+		var boxed ast.Expr = &ast.CallExpr{Fun: hookSel(a.Pos(), hook), Lparen: a.Pos(),
 			Args: []ast.Expr{a, intLit(a.End(), b.register(d))}, Rparen: a.End()}
+		if isErrors {
+			// errors' parameters are errors: the box of a cell's error
+			// type is one.
+			boxed = &ast.TypeAssertExpr{X: boxed, Lparen: a.End(), Type: &ast.Ident{NamePos: a.End(), Name: "error"}, Rparen: a.End()}
+		}
+		call.Args[i] = boxed
 		changed = true
 	}
 	if changed {
@@ -431,6 +611,17 @@ func (b *descBuilder) rewriteMethodCall(info *types.Info, fn *types.Func, call *
 	hook, at := "Mirror", -1
 	if i, ok := mirrorMethods[recv][fn.Name()]; ok {
 		at = i
+	} else if recv == "*encoding/json.Decoder" && fn.Name() == "Decode" && len(call.Args) == 1 {
+		t := info.TypeOf(call.Args[0])
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if t == nil || !ok {
+			return
+		}
+		if d := b.desc(t); d.Kind != cellvalue.Basic {
+			call.Args = []ast.Expr{sel.X, call.Args[0], intLit(call.Rparen, b.register(d))}
+			call.Fun = hookSel(sel.Pos(), "JSONDecode")
+		}
+		return
 	} else if recv == "*encoding/json.Encoder" && fn.Name() == "Encode" {
 		hook, at = "Box", 0
 	}
@@ -511,6 +702,70 @@ func (b *descBuilder) involvesCell(t types.Type) bool {
 			}
 		case *types.Interface:
 			return true
+		case *types.Signature:
+			// Only its %T shows: func(main.Dog) string.
+			for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tup.Len(); i++ {
+					if _, ok := isCell(tup.At(i).Type()); ok {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return walk(t)
+}
+
+// recursive reports whether t involves a cell's type that refers to itself
+// (type T struct{ next *T }): yaegi builds such types with stand-in fields
+// that it patches in place, which reflection cannot follow, so their values
+// are left to yaegi's own printing.
+func (b *descBuilder) recursive(t types.Type) bool {
+	var onPath []*types.Named
+	seen := map[types.Type]bool{}
+	var walk func(types.Type) bool
+	walk = func(t types.Type) bool {
+		t = types.Unalias(t)
+		if n, ok := isCell(t); ok {
+			for _, p := range onPath {
+				if p == n {
+					return true
+				}
+			}
+			if seen[n] {
+				return false
+			}
+			seen[n] = true
+			onPath = append(onPath, n)
+			defer func() { onPath = onPath[:len(onPath)-1] }()
+			return walk(n.Underlying())
+		}
+		switch t := t.(type) {
+		case *types.Pointer:
+			return walk(t.Elem())
+		case *types.Slice:
+			return walk(t.Elem())
+		case *types.Array:
+			return walk(t.Elem())
+		case *types.Chan:
+			return walk(t.Elem())
+		case *types.Map:
+			return walk(t.Key()) || walk(t.Elem())
+		case *types.Signature:
+			for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tup.Len(); i++ {
+					if walk(tup.At(i).Type()) {
+						return true
+					}
+				}
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				if walk(t.Field(i).Type()) {
+					return true
+				}
+			}
 		}
 		return false
 	}
@@ -526,7 +781,7 @@ func (b *descBuilder) desc(t types.Type) *cellvalue.Type {
 	if d, ok := b.memo[t]; ok {
 		return d
 	}
-	if !b.involvesCell(t) {
+	if !b.involvesCell(t) || b.recursive(t) {
 		d := &cellvalue.Type{Kind: cellvalue.Basic, String: types.TypeString(t, qualifier)}
 		b.memo[t] = d
 		return d
@@ -603,16 +858,32 @@ func (b *descBuilder) probeAll() {
 			continue
 		}
 		n, ok := isCell(obj.Type())
-		if _, isStruct := obj.Type().Underlying().(*types.Struct); !ok || !isStruct || n.TypeParams().Len() > 0 {
+		if !ok || n.TypeParams().Len() > 0 {
+			continue
+		}
+		if _, isIface := n.Underlying().(*types.Interface); isIface {
 			continue
 		}
 		b.x.mu.Lock()
-		known := b.x.probed[name]
+		known := b.x.dynKnown[name]
 		b.x.mu.Unlock()
-		if !known {
-			b.desc(n)
+		if known {
+			continue
 		}
+		d := b.desc(n)
+		if d.Kind == cellvalue.Basic {
+			continue // recursive: left to yaegi
+		}
+		pd := b.desc(types.NewPointer(n))
+		b.dyn = append(b.dyn, dynCase{typ: name, id: b.register(d)}, dynCase{typ: "*" + name, id: b.register(pd)})
 	}
+}
+
+// dynCase is one case of the interpreted type switch that tells the
+// resolver a cell type held in yaegi's valueInterface.
+type dynCase struct {
+	typ string // the case's type, as the cell writes it
+	id  int    // the descriptor's number
 }
 
 // methods returns the methods fmt, errors and encoding/json call that the
@@ -744,7 +1015,7 @@ func (x *crossing) caller(name string) func(args ...reflect.Value) []reflect.Val
 
 // source is the Go source of the helpers the cell's descriptors call.
 func (b *descBuilder) source() string {
-	if len(b.helpers) == 0 {
+	if len(b.helpers) == 0 && len(b.dyn) == 0 {
 		return ""
 	}
 	names := make([]string, 0, len(b.helpers))
@@ -770,6 +1041,17 @@ func (b *descBuilder) source() string {
 			sep = ""
 		}
 		fmt.Fprintf(&s, "func %s(v %s%s%s)%s { %sv.%s%s }\n", h.name, h.recv, sep, params[0], params[1], ret, h.method, h.call)
+	}
+	if len(b.dyn) > 0 {
+		b.x.mu.Lock()
+		cases := append(append([]dynCase(nil), b.x.dynAll...), b.dyn...)
+		b.x.mu.Unlock()
+		b.dynName = fmt.Sprintf("%scvdyn%d", helperPrefix, b.x.next())
+		fmt.Fprintf(&s, "func %s(v any) int {\n\tswitch v.(type) {\n", b.dynName)
+		for _, c := range cases {
+			fmt.Fprintf(&s, "\tcase %s:\n\t\treturn %d\n", c.typ, c.id)
+		}
+		s.WriteString("\t}\n\treturn -1\n}\n")
 	}
 	b.x.mu.Lock()
 	b.x.pending = append(b.x.pending, b)
@@ -799,6 +1081,15 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 			x.learn(raw, p.named)
 			x.learn(reflect.PointerTo(raw), &cellvalue.Type{Kind: cellvalue.Pointer, String: "*" + p.named.String,
 				Elem: p.named, Methods: p.named.PtrMethods})
+		}
+		if b.dynName != "" {
+			if fn, err := eval(b.dynName); err == nil && fn.Kind() == reflect.Func && fn.Type().NumIn() == 1 {
+				x.dynFn = fn
+				x.dynAll = append(x.dynAll, b.dyn...)
+				for _, c := range b.dyn {
+					x.dynKnown[strings.TrimPrefix(c.typ, "*")] = true
+				}
+			}
 		}
 	}
 	x.pending = nil

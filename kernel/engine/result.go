@@ -215,9 +215,11 @@ func __gocl_show3(a, b, c any) { __gocl_hook.EmitN(a, b, c) }
 // helpers and of guarded go statements.
 func (e *Engine) overrides() interp.Exports {
 	ex := e.baseOverrides()
-	for name, v := range crossHooks(e.cross) {
+	hooks, mapTypes := crossHooks(e.cross)
+	for name, v := range hooks {
 		ex[hookPath+"/hook"][name] = v
 	}
+	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes)}
 	return ex
 }
 

@@ -95,8 +95,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				if err != nil {
 					return Result{Err: e.syntaxError(name, fmt.Errorf("gocl's method helpers: %w", err))}
 				}
-				helpers = h
-				ps = insertHelpers(ps, h)
+				helpers = h // inserted after the rewrites below, which are not for it
 			}
 		}
 		isIface := e.interfaceCase()
@@ -121,6 +120,9 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				rewriteDefers(p.file)
 			}
 		}
+	}
+	if helpers != nil {
+		ps = insertHelpers(ps, helpers)
 	}
 	if err := e.checkTypes(name, ps); err != nil {
 		return Result{Err: err}
