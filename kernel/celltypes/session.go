@@ -108,6 +108,13 @@ func (s *Session) Check(c Cell) *Checked {
 		}
 		seen[d] = true
 		if n := d.parse(s.fset); n != nil {
+			if fd, ok := n.(*ast.FuncDecl); ok && fd.Body != nil {
+				// Earlier cells' function bodies were checked with their
+				// cell: only their signatures matter now.
+				bare := *fd
+				bare.Body = nil
+				n = &bare
+			}
 			sessionDecls = append(sessionDecls, n)
 		}
 	}
@@ -136,8 +143,13 @@ func (s *Session) Check(c Cell) *Checked {
 		Pkg: pkg,
 	}
 	conf := types.Config{
-		Importer:                 s.imp,
-		Error:                    func(err error) { ch.Errors = append(ch.Errors, err) },
+		Importer: s.imp,
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok && strings.Contains(te.Msg, "missing function body") {
+				return // the session's bodiless functions (above)
+			}
+			ch.Errors = append(ch.Errors, err)
+		},
 		DisableUnusedImportCheck: true,
 		FakeImportC:              true,
 	}
