@@ -139,6 +139,7 @@ func (s *Session) Check(c Cell) *Checked {
 			Defs:       map[*ast.Ident]types.Object{},
 			Uses:       map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{},
+			Instances:  map[*ast.Ident]types.Instance{},
 		},
 		Pkg: pkg,
 	}

@@ -60,7 +60,9 @@ func (e *Engine) crossSession() *celltypes.Session {
 		e.state.Lock()
 		imports := make(map[string]string, len(e.imports))
 		for n, p := range e.imports {
-			imports[n] = p
+			if p != hookPath { // the engine's own, in no symbol table
+				imports[n] = p
+			}
 		}
 		e.state.Unlock()
 		x.session = celltypes.New(e.in.FileSet(), imp, imports)
@@ -83,12 +85,23 @@ func (e *Engine) needsCrossing(ps []*parsed, c celltypes.Cell) bool {
 	for n, p := range c.Imports {
 		aliases[n] = crossTargets[p] != nil
 	}
-	if !typed {
-		for _, d := range c.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+	for _, p := range ps {
+		if typed {
+			break
+		}
+		var n ast.Node = p.body
+		if p.body == nil {
+			n = p.file
+		}
+		if n == nil {
+			continue
+		}
+		ast.Inspect(n, func(n ast.Node) bool { // a type declared anywhere, also in a function
+			if g, ok := n.(*ast.GenDecl); ok && g.Tok == token.TYPE {
 				typed = true
 			}
-		}
+			return !typed
+		})
 	}
 	if !typed {
 		return false
@@ -142,8 +155,7 @@ func finalExpr(ps []*parsed) ast.Expr {
 // crossTargets (see above). It returns the source of the helpers the new
 // descriptors call, to compile with the cell's declarations, and the
 // descriptors waiting for their helpers.
-func (e *Engine) rewriteCrossings(ps []*parsed, c celltypes.Cell) string {
-	ch := e.crossSession().Check(c)
+func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked) string {
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
 	e.showType = -1
 	if x := finalExpr(ps); x != nil {
@@ -311,4 +323,19 @@ func hookSel(pos token.Pos, name string) ast.Expr {
 
 func intLit(pos token.Pos, n int) ast.Expr {
 	return &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.Itoa(n)}
+}
+
+// qualifier writes a package as the cell names it: by the name of its
+// import, in the cell or an earlier one; "" when it has none.
+func (e *Engine) qualifier(c celltypes.Cell) func(*types.Package) string {
+	names := map[string]string{}
+	e.state.Lock()
+	for n, p := range e.imports {
+		names[p] = n
+	}
+	e.state.Unlock()
+	for n, p := range c.Imports {
+		names[p] = n
+	}
+	return func(p *types.Package) string { return names[p.Path()] }
 }

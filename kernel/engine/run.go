@@ -63,8 +63,17 @@ func (e *Engine) parseChunk(name, code string, ch chunk) (*parsed, error) {
 	return p, err
 }
 
-// execute runs code as the cell called name; e.mu is held.
+// execute runs code as the cell called name; e.mu is held. A compile
+// error on valid Go says that the limit is the interpreter's (triage.go).
 func (e *Engine) execute(ctx context.Context, code string, sink Sink, name string) Result {
+	r := e.executeCell(ctx, code, sink, name)
+	if err := e.triage(name, code, r.Err); err != nil {
+		r.Err = err
+	}
+	return r
+}
+
+func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name string) Result {
 	e.state.Lock()
 	e.files[name] = code
 	e.state.Unlock()
@@ -89,8 +98,16 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		// First, while the cell's nodes are as parsed: values of the
 		// cells' types handed to compiled code (crossing.go).
 		cross = e.crossCell(ps)
-		if e.needsCrossing(ps, cross) {
-			if src := e.rewriteCrossings(ps, cross); src != "" {
+		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
+		var checked *celltypes.Checked
+		if needCross || needRange {
+			checked = e.crossSession().Check(cross)
+		}
+		if needRange { // yaegi_rangetyped.go
+			e.rewriteTypedRanges(ps, checked.Info, e.qualifier(cross))
+		}
+		if needCross {
+			if src := e.rewriteCrossings(ps, checked); src != "" {
 				h, err := e.parseChunk(name, src, chunk{kind: kindDecl, start: 0, end: len(src), line: 1, col: 1})
 				if err != nil {
 					return Result{Err: e.syntaxError(name, fmt.Errorf("gocl's method helpers: %w", err))}
@@ -123,6 +140,9 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	}
 	if helpers != nil {
 		ps = insertHelpers(ps, helpers)
+	}
+	if debugRewrite {
+		dumpRewrite(name, ps)
 	}
 	if err := e.checkTypes(name, ps); err != nil {
 		return Result{Err: err}
