@@ -99,9 +99,13 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		// cells' types handed to compiled code (crossing.go).
 		cross = e.crossCell(ps)
 		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
+		needMethodValue := hasMethodValue(ps, e.methodDecls(ps))
 		var checked *celltypes.Checked
-		if needCross || needRange {
+		if needCross || needRange || needMethodValue {
 			checked = e.crossSession().Check(cross)
+		}
+		if needMethodValue { // yaegi_methodvalue.go
+			rewriteMethodValues(ps, checked.Info, e.qualifier(cross))
 		}
 		if needRange { // yaegi_rangetyped.go
 			e.rewriteTypedRanges(ps, checked.Info, e.qualifier(cross))

@@ -25,8 +25,11 @@ var benignTypeErrors = []string{"declared and not used", "is not used", "importe
 // triage returns the error for a cell yaegi refused with err, or nil to keep
 // err.
 func (e *Engine) triage(name, code string, err *CellError) *CellError {
-	if err == nil || err.Name != "CompileError" || name == "gocl" {
+	if err == nil {
 		return nil
+	}
+	if _, ok := fromInterpreter.LoadAndDelete(err); !ok || err.Name != "CompileError" || name == "gocl" {
+		return nil // gocl's own refusal says why already
 	}
 	split := splitCell
 	if blanked := blankPackageClause(code); blanked != code {
