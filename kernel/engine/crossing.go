@@ -58,6 +58,7 @@ func crossHooks(x *crossing) (map[string]reflect.Value, map[reflect.Value][]refl
 	return map[string]reflect.Value{
 		"Box":      reflect.ValueOf(x.box),
 		"BoxIface": boxIface,
+		"BoxAs":    reflect.ValueOf(x.boxAs),
 		"Mirror":   reflect.ValueOf(x.mirror),
 		"BoxText":  reflect.ValueOf(x.boxText),
 		// (Print, Println and Printf write where yaegi's own fmt does: to
@@ -128,6 +129,24 @@ func (x *crossing) box(v any, id int) any {
 		}
 	}
 	return cellvalue.Box(v, d)
+}
+
+// boxAs is __gocl_hook.BoxAs: v of interface type id, whose dynamic type
+// the interpreted type switch named dyn (-1: none, or not a cell type).
+func (x *crossing) boxAs(v any, dyn, id int) any {
+	if d := x.desc(dyn); d != nil {
+		raw := v
+		if isYaegiWrapper(raw) {
+			raw = unwrapYaegi(raw)
+		}
+		if inner, ok := valueInterfaceValue(raw); ok {
+			raw = inner
+		}
+		if hasShape(raw, d) {
+			return cellvalue.Box(raw, d)
+		}
+	}
+	return x.box(v, id)
 }
 
 // boxText is __gocl_hook.BoxText: how fmt prints v as the static type id.

@@ -189,7 +189,10 @@ func (b *descBuilder) fill(d *cellvalue.Type, t types.Type) {
 	if n, ok := isCell(t); ok {
 		d.Kind, d.Name = cellvalue.Named, d.String
 		d.Under = &cellvalue.Type{String: types.TypeString(n.Underlying(), qualifier)}
-		b.fill(d.Under, n.Underlying())
+		b.fill(d.Under, n.Underlying()) // (an interface's calls probeAll)
+		if obj := n.Obj(); obj.Parent() != obj.Pkg().Scope() {
+			return // a type declared in a function: no methods, and no helper can name it
+		}
 		d.Methods = b.methods(n, false)
 		d.PtrMethods = b.methods(n, true)
 		if d.Under.Kind == cellvalue.Struct {
@@ -442,6 +445,7 @@ func (b *descBuilder) source() string {
 			fmt.Fprintf(&s, "\tcase %s:\n\t\treturn %d\n", c.typ, c.id)
 		}
 		s.WriteString("\t}\n\treturn -1\n}\n")
+		fmt.Fprintf(&s, "func %sboxdyn(v any, id int) any { return __gocl_hook.BoxAs(v, %s(v), id) }\n", helperPrefix, b.dynName)
 	}
 	b.x.mu.Lock()
 	b.x.pending = append(b.x.pending, b)

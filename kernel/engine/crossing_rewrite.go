@@ -253,10 +253,17 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 		}
 		a := call.Args[i]
 		hook := "Box"
-		if d.Kind == cellvalue.Interface {
+		if isIfaceDesc(d) {
 			hook = "BoxIface"
 		}
-		var boxed ast.Expr = &ast.CallExpr{Fun: hookSel(a.Pos(), hook), Lparen: a.Pos(),
+		var fun ast.Expr = hookSel(a.Pos(), hook)
+		if hook == "BoxIface" {
+			// The dynamic type is asked in interpreted code, where yaegi
+			// still knows it.
+			fun = &ast.Ident{NamePos: a.Pos(), Name: helperPrefix + "boxdyn"}
+			b.probeAll()
+		}
+		var boxed ast.Expr = &ast.CallExpr{Fun: fun, Lparen: a.Pos(),
 			Args: []ast.Expr{a, intLit(a.End(), b.register(d))}, Rparen: a.End()}
 		if isErrors {
 			// errors' parameters are errors: the box of a cell's error
@@ -338,4 +345,10 @@ func (e *Engine) qualifier(c celltypes.Cell) func(*types.Package) string {
 		names[p] = n
 	}
 	return func(p *types.Package) string { return names[p.Path()] }
+}
+
+// isIfaceDesc reports whether d describes an interface type, a cell's own
+// (type Shape interface{...}) included.
+func isIfaceDesc(d *cellvalue.Type) bool {
+	return d.Kind == cellvalue.Interface || d.Kind == cellvalue.Named && d.Under != nil && d.Under.Kind == cellvalue.Interface
 }

@@ -92,6 +92,12 @@ func __gocl_unwrapped(v any) any {
 	return v
 }
 
+// __gocl_boxdyn hands v, of interface type id, to compiled code with its
+// dynamic cell type, asked in interpreted code, where yaegi still knows it.
+// The engine declares it again, with a type switch over the session's types,
+// in the cells that need it (crossing_desc.go).
+func __gocl_boxdyn(v any, id int) any { return __gocl_hook.BoxAs(v, -1, id) }
+
 // __gocl_bare reports whether v holds a cell's value bare, without the
 // type yaegi keeps beside it (see yaegi_typeswitch.go).
 func __gocl_bare(v any) bool { return v != nil && __gocl_hook.IsBare(v) }

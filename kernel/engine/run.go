@@ -143,7 +143,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		}
 	}
 	if helpers != nil {
-		ps = insertHelpers(ps, helpers)
+		ps, helpers = insertHelpers(ps, helpers)
 	}
 	if debugRewrite {
 		dumpRewrite(name, ps)
@@ -226,10 +226,18 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 	return Result{Data: data}
 }
 
-// insertHelpers puts the chunk of method helpers after the cell's last
-// import or declaration chunk: after the methods it calls, and before the
-// cell's last statements, whose final expression is shown.
-func insertHelpers(ps []*parsed, h *parsed) []*parsed {
+// insertHelpers adds the method helpers to the cell: into its last
+// declaration chunk, compiled with the types and functions it declares (so
+// that those functions call this cell's helpers), or as a chunk of their
+// own before the cell's statements, whose final expression is shown. It
+// returns the chunk that holds them.
+func insertHelpers(ps []*parsed, h *parsed) ([]*parsed, *parsed) {
+	for i := len(ps) - 1; i >= 0; i-- {
+		if ps[i].kind == kindDecl && ps[i].file != nil {
+			ps[i].file.Decls = append(ps[i].file.Decls, h.file.Decls...)
+			return ps, ps[i]
+		}
+	}
 	at := 0
 	for i, p := range ps {
 		if p.kind != kindStmt {
@@ -238,7 +246,7 @@ func insertHelpers(ps []*parsed, h *parsed) []*parsed {
 	}
 	out := append([]*parsed{}, ps[:at]...)
 	out = append(out, h)
-	return append(out, ps[at:]...)
+	return append(out, ps[at:]...), h
 }
 
 // block wraps statements of p in a block positioned like p's body, which

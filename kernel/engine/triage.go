@@ -49,6 +49,9 @@ func (e *Engine) triage(name, code string, err *CellError) *CellError {
 			return nil // Go refuses it too: yaegi's words stand
 		}
 	}
+	if debugRewrite {
+		fmt.Fprintf(OriginalStderr(), "--- %s: yaegi refused valid Go: %s\n", name, strings.Join(err.Traceback, "\n"))
+	}
 	what, todo := construct(ps, len(ch.Info.Instances) > 0)
 	msg := fmt.Sprintf("this cell is valid Go, but the interpreter (yaegi v0.16.1) cannot run %s; %s, or put the code in "+
 		"a cell that starts with //gocl:compile, which runs it compiled (see the README's limits)", what, todo)
