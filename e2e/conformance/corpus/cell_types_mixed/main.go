@@ -41,7 +41,6 @@ func find(name string) error {
 	return nil
 }
 
-
 func main() {
 	people := []Person{{"Alice", 30}, {"Bob", 25}, {"Carol", 35}}
 	sort.Sort(ByAge(people))
