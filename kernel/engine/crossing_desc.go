@@ -195,7 +195,9 @@ func (b *descBuilder) fill(d *cellvalue.Type, t types.Type) {
 		}
 		d.Methods = b.methods(n, false)
 		d.PtrMethods = b.methods(n, true)
-		if d.Under.Kind == cellvalue.Struct {
+		if d.Under.Kind == cellvalue.Struct && len(d.Under.Fields) > 0 {
+			// (An empty struct's bare type, struct{}, would name no type;
+			// and yaegi mistypes a function of one compiled with main.)
 			name := fmt.Sprintf("%scvt%d", helperPrefix, b.x.next())
 			b.helpers[name] = &helperReq{name: name, recv: n.Obj().Name()}
 			b.probes = append(b.probes, probe{helper: name, named: d})
@@ -256,6 +258,9 @@ func (b *descBuilder) probeAll() {
 		}
 		if _, isIface := n.Underlying().(*types.Interface); isIface {
 			continue
+		}
+		if st, ok := n.Underlying().(*types.Struct); ok && st.NumFields() == 0 {
+			continue // yaegi's type switch fails on a case of an empty struct type
 		}
 		b.x.mu.Lock()
 		known := b.x.dynKnown[name]
