@@ -10,7 +10,7 @@ import (
 func settles(t *testing.T, what string, st *eventState) {
 	t.Helper()
 	select {
-	case <-st.done:
+	case <-st.doneChan():
 	case <-time.After(20 * time.Second):
 		t.Fatalf("%s never settled", what)
 	}

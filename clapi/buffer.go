@@ -230,7 +230,7 @@ func (b *Buffer) Release() {
 		go func() {
 			adoptPending() // each command's callback settles its state
 			for _, s := range pending {
-				<-s.done
+				<-s.doneChan()
 			}
 			pin.Unpin()
 			runtime.KeepAlive(host)

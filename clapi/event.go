@@ -21,11 +21,11 @@ import (
 // holds what must outlive the Go *Event: the pins on Go memory the device
 // still uses and references that keep that memory alive.
 type eventState struct {
-	done   chan struct{}
-	once   sync.Once
-	status atomic.Int64 // final execution status, valid once done is closed
+	over   atomic.Bool  // settled
+	status atomic.Int64 // final execution status, valid once over
 
 	mu      sync.Mutex
+	done    chan struct{} // made on first ask (doneChan), closed when settled
 	pinner  runtime.Pinner
 	pinned  bool
 	keep    []any
@@ -33,10 +33,14 @@ type eventState struct {
 }
 
 func newEventState() *eventState {
-	s := &eventState{done: make(chan struct{})}
+	s := &eventState{}
 	s.keep = s.keepBuf[:0]
 	return s
 }
+
+// closedChan is the done channel of every state that settled before
+// anyone asked for its channel.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // pin pins Go memory at p (a no-op for C memory) and keeps v alive until the
 // command settles.
@@ -56,30 +60,42 @@ func (s *eventState) hold(v ...any) {
 }
 
 // settle records the final status, releases pins and wakes waiters. Only the
-// first call counts.
+// first call counts; a second returns once the first is done.
 func (s *eventState) settle(status int) {
-	s.once.Do(func() {
-		s.status.Store(int64(status))
-		s.mu.Lock()
-		if s.pinned {
-			s.pinner.Unpin()
-			s.pinned = false
-		}
-		s.keep = nil
-		clear(s.keepBuf[:])
-		s.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.over.Load() {
+		return
+	}
+	s.status.Store(int64(status))
+	if s.pinned {
+		s.pinner.Unpin()
+		s.pinned = false
+	}
+	s.keep = nil
+	clear(s.keepBuf[:])
+	s.over.Store(true)
+	if s.done != nil {
 		close(s.done)
-	})
-}
-
-func (s *eventState) settled() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
 	}
 }
+
+// doneChan returns a channel closed when the state settles (or already is).
+// It is made on first ask: most commands are waited for in Wait, which
+// needs none, so the enqueue call does not pay for one.
+func (s *eventState) doneChan() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.over.Load() {
+		return closedChan
+	}
+	if s.done == nil {
+		s.done = make(chan struct{})
+	}
+	return s.done
+}
+
+func (s *eventState) settled() bool { return s.over.Load() }
 
 // eventInfo describes the command behind an event, for cards and timelines.
 type eventInfo struct {
@@ -230,7 +246,7 @@ func (e *Event) setUserStatus(s C.cl_int) {
 // Done returns a channel closed when the command has completed or failed.
 func (e *Event) Done() <-chan struct{} {
 	adoptPending() // the completion callback closes it
-	return e.st.done
+	return e.st.doneChan()
 }
 
 // Wait waits until the command completes. It returns early, panicking with
@@ -247,21 +263,20 @@ func (e *Event) Wait() {
 }
 
 func (e *Event) wait() *Error {
-	select {
-	case <-e.st.done:
-	default:
+	if !e.st.settled() {
 		ctx := cellctx.Current()
+		done := e.st.doneChan()
 		// The completion callback settles the event, but NVIDIA calls it
 		// milliseconds after the command ends, and PoCL not at all for a
 		// failed user event. So a goroutine also waits in C
 		// (clWaitForEvents returns as soon as the command ends), while
 		// this one stays free to notice an interrupt.
 		select {
-		case <-e.st.done:
+		case <-done:
 		case <-e.waitInC():
 			e.poll()
 			select {
-			case <-e.st.done:
+			case <-done:
 			case <-ctx.Done():
 				return e.interrupted(ctx.Err())
 			}
