@@ -26,10 +26,10 @@ import (
 // runs, bounded by adoptBatch commands; it is never unpinned early.
 const adoptBatch = 32
 
-var pending struct {
+var pending = struct {
 	mu     sync.Mutex
 	events []*Event
-}
+}{events: make([]*Event, 0, adoptBatch)}
 
 // adoptLater puts a fresh non-blocking command's event on the pending
 // list: a lock and an append, nothing that can block.
@@ -38,7 +38,7 @@ func adoptLater(e *Event) {
 	pending.events = append(pending.events, e)
 	var batch []*Event
 	if len(pending.events) >= adoptBatch {
-		batch, pending.events = pending.events, nil
+		batch, pending.events = pending.events, make([]*Event, 0, adoptBatch)
 	}
 	pending.mu.Unlock()
 	if batch != nil {
@@ -51,7 +51,11 @@ func adoptLater(e *Event) {
 func adoptPending() {
 	pending.mu.Lock()
 	batch := pending.events
-	pending.events = nil
+	if len(batch) > 0 {
+		// A fresh list with room for a batch: the enqueue calls that
+		// append to it then allocate nothing.
+		pending.events = make([]*Event, 0, adoptBatch)
+	}
 	pending.mu.Unlock()
 	adoptAll(batch)
 }

@@ -132,6 +132,9 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 	if o.nonBlocking {
 		blocking = C.CL_FALSE
 	}
+	// What the call's return needs is allocated before the driver call:
+	// after it the driver is starting the copy, and the host is timed.
+	e := new(Event)
 	var ev C.cl_event
 	var rc C.cl_int
 	start := time.Now()
@@ -149,7 +152,7 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 		st.settle(int(rc))
 		fail(call, int(rc), fmt.Sprintf("%d bytes, %s", n, dir))
 	}
-	return newEvent(q, ev, st, eventInfo{command: call, direction: dir, hostMemory: h.kind, bytes: n,
+	return initEvent(e, q, ev, st, eventInfo{command: call, direction: dir, hostMemory: h.kind, bytes: n,
 		nonBlocking: o.nonBlocking, start: start, ret: ret})
 }
 

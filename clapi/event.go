@@ -136,10 +136,16 @@ type Event struct {
 // command, half the time of a small blocking copy. A non-blocking
 // command's event is adopted later, off the call's path (see adoptLater).
 func newEvent(q *Queue, id C.cl_event, st *eventState, info eventInfo) *Event {
+	return initEvent(new(Event), q, id, st, info)
+}
+
+// initEvent is newEvent on an Event allocated by the caller, which can then
+// allocate it before the driver call rather than after (transfer does).
+func initEvent(e *Event, q *Queue, id C.cl_event, st *eventState, info eventInfo) *Event {
 	if info.tid == 0 {
 		info.tid = recordingTid()
 	}
-	e := &Event{id: id, st: st, queue: q, ctx: q.ctx, info: info}
+	e.id, e.st, e.queue, e.ctx, e.info = id, st, q, q.ctx, info
 	if !info.internal {
 		recordEvent(e)
 	}

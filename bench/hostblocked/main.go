@@ -98,6 +98,11 @@ timed := func(dst, src any) {
 	ret := time.Since(start)
 	ev.Wait()
 	hb.Cell(ret, ev.HostBlocked(), ev.DeviceTime())
+	// The interpreter's share: the same call of a compiled function
+	// that does nothing.
+	start = time.Now()
+	ev = hb.Nop(q, dst, src, cl.NonBlocking)
+	hb.NopCall(time.Since(start))
 }
 orders := [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 for i := 0; i < hb.Rounds(); i++ {
@@ -183,6 +188,10 @@ func runCell(b *bench) error {
 		"Cell": reflect.ValueOf(func(ret, binding, device time.Duration) {
 			b.add("cell", ret, binding, device)
 		}),
+		"Nop": reflect.ValueOf(func(*clapi.Queue, any, any, ...clapi.Option) *clapi.Event { return nil }),
+		"NopCall": reflect.ValueOf(func(ret time.Duration) {
+			b.add("cell, a do-nothing call", ret, 0, 0)
+		}),
 	}}
 	e, err := engine.New(engine.Options{
 		Exports:    []interp.Exports{symbols.Symbols, exports},
@@ -241,16 +250,19 @@ func table(b *bench, dev clapi.Device, nbytes int) string {
 	fmt.Fprintln(&w, "| way | median | p10 | p90 | driver call inside gocl (median) | gocl's own work (median of the difference) | device GB/s (median) | median / C's |")
 	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|")
 	cMed := median(pick(b.samples["C"], func(s sample) float64 { return s.Return }))
-	for _, way := range []string{"C", "compiled", "cell"} {
+	for _, way := range []string{"C", "compiled", "cell", "cell, a do-nothing call"} {
 		s := b.samples[way]
 		ret := pick(s, func(s sample) float64 { return s.Return })
 		bind, own := "—", "—"
-		if way != "C" {
+		if way == "compiled" || way == "cell" {
 			bind = us(median(pick(s, func(s sample) float64 { return s.Binding })))
 			own = us(median(pick(s, func(s sample) float64 { return s.Return - s.Binding })))
 		}
-		gbps := float64(nbytes) / median(pick(s, func(s sample) float64 { return s.Device })) / 1e9
-		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s | %.2f | %.2fx |\n", way, us(median(ret)), us(quantile(ret, 0.1)), us(quantile(ret, 0.9)), bind, own, gbps, median(ret)/cMed)
+		gbps := "—"
+		if d := median(pick(s, func(s sample) float64 { return s.Device })); d > 0 {
+			gbps = fmt.Sprintf("%.2f", float64(nbytes)/d/1e9)
+		}
+		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s | %s | %.2fx |\n", way, us(median(ret)), us(quantile(ret, 0.1)), us(quantile(ret, 0.9)), bind, own, gbps, median(ret)/cMed)
 	}
 	fmt.Fprintln(&w)
 	return w.String()
