@@ -228,8 +228,9 @@ func (b *Buffer) Release() {
 		pin, host, pending := b.hostPin, b.host, b.inflight
 		b.hostPin, b.host, b.inflight = nil, nil, nil
 		go func() {
+			adoptPending() // each command's callback settles its state
 			for _, s := range pending {
-				<-s.done
+				<-s.doneChan()
 			}
 			pin.Unpin()
 			runtime.KeepAlive(host)

@@ -62,8 +62,23 @@ func EnqueueCopy(q *Queue, dst, src any, opts ...Option) *Event {
 }
 
 // span checks that [off, off+n) fits in size and returns n, defaulting to
-// everything from off.
-func span(call, what string, off, count, size int64) int64 {
+// everything from off. what names the memory in errors, with typ (when
+// set) in parentheses; the name is only built for an error, since every
+// copy comes here.
+func span(call, what, typ string, off, count, size int64) int64 {
+	if off >= size || (count >= 0 && off+count > size) {
+		if typ != "" {
+			what += " (" + typ + ")"
+		}
+		return spanRefused(call, what, off, count, size)
+	}
+	if count < 0 {
+		return size - off
+	}
+	return count
+}
+
+func spanRefused(call, what string, off, count, size int64) int64 {
 	if off >= size {
 		refuse(call, "CL_INVALID_VALUE", fmt.Sprintf("offset %d is past the end of the %d-byte %s", off, size, what), "")
 	}
@@ -91,7 +106,7 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 	if b.ctx != q.ctx {
 		refuse(call, "CL_INVALID_CONTEXT", "the buffer and the queue belong to different contexts", "")
 	}
-	n := span(call, "host memory ("+h.typ+")", hostOff, o.count, h.bytes)
+	n := span(call, "host memory", h.typ, hostOff, o.count, h.bytes)
 	if o.count < 0 {
 		// Default: the whole host side, which must fit the buffer.
 		if bufOff+n > b.size {
@@ -99,7 +114,7 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 				"use a larger buffer, or copy part of it with cl.ByteCount(n)")
 		}
 	}
-	span(call, "buffer", bufOff, n, b.size)
+	span(call, "buffer", "", bufOff, n, b.size)
 	wl := waitList(call, q.ctx, o.waitFor)
 	st := newEventState()
 	st.hold(b)
@@ -117,6 +132,9 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 	if o.nonBlocking {
 		blocking = C.CL_FALSE
 	}
+	// What the call's return needs is allocated before the driver call:
+	// after it the driver is starting the copy, and the host is timed.
+	e := new(Event)
 	var ev C.cl_event
 	var rc C.cl_int
 	start := time.Now()
@@ -134,7 +152,7 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 		st.settle(int(rc))
 		fail(call, int(rc), fmt.Sprintf("%d bytes, %s", n, dir))
 	}
-	return newEvent(q, ev, st, eventInfo{command: call, direction: dir, hostMemory: h.kind, bytes: n,
+	return initEvent(e, q, ev, st, eventInfo{command: call, direction: dir, hostMemory: h.kind, bytes: n,
 		nonBlocking: o.nonBlocking, start: start, ret: ret})
 }
 
@@ -147,8 +165,8 @@ func copyBuffer(q *Queue, dst, src *Buffer, o options) *Event {
 	if dst.ctx != q.ctx || src.ctx != q.ctx {
 		refuse(call, "CL_INVALID_CONTEXT", "the buffers and the queue must belong to one context", "")
 	}
-	n := span(call, "source buffer", o.srcOff, o.count, src.size)
-	span(call, "destination buffer", o.dstOff, n, dst.size)
+	n := span(call, "source buffer", "", o.srcOff, o.count, src.size)
+	span(call, "destination buffer", "", o.dstOff, n, dst.size)
 	if dst == src && o.srcOff < o.dstOff+n && o.dstOff < o.srcOff+n {
 		refuse(call, "CL_MEM_COPY_OVERLAP", "the source and destination ranges overlap in the same buffer", "copy through a second buffer")
 	}
@@ -217,7 +235,7 @@ func EnqueueFill(q *Queue, b *Buffer, pattern any, opts ...Option) *Event {
 	if b.ctx != q.ctx {
 		refuse(call, "CL_INVALID_CONTEXT", "the buffer and the queue belong to different contexts", "")
 	}
-	n := span(call, "buffer", o.off, o.count, b.size)
+	n := span(call, "buffer", "", o.off, o.count, b.size)
 	if o.off%size != 0 || n%size != 0 {
 		refuse(call, "CL_INVALID_VALUE", fmt.Sprintf("offset %d and byte count %d must be multiples of the %d-byte pattern", o.off, n, size), "")
 	}

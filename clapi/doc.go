@@ -29,8 +29,9 @@
 // Host memory is a Go slice of a fixed-size numeric type, or pinned memory
 // from [NewPinnedHost] (or a view of it). A non-blocking copy from or to a
 // Go slice pins it (runtime.Pinner) and keeps it alive until the device is
-// done, even if the event is dropped: the pin is released by a completion
-// callback (clSetEventCallback), not by the garbage collector. Pinned views
+// done, even if the event is dropped: the pin is released once gocl sees
+// the command end (Wait, Status, or a completion callback registered off
+// the call's path: see adopt.go), not by the garbage collector. Pinned views
 // are slices over C memory: after Close, copies from them are refused, but
 // indexing them in Go cannot be guarded, so drop them with the PinnedHost.
 //
@@ -39,5 +40,6 @@
 // Every object has an idempotent Release, and a finalizer that releases it
 // if you do not (PinnedHost excepted when views were taken: see its doc).
 // Waiting ([Event.Wait], [Queue.Finish]) happens in Go, on a channel fed by
-// the completion callback, so interrupting the cell stops the wait.
+// a goroutine blocked in clWaitForEvents (or the completion callback), so
+// interrupting the cell stops the wait.
 package clapi

@@ -21,17 +21,26 @@ import (
 // holds what must outlive the Go *Event: the pins on Go memory the device
 // still uses and references that keep that memory alive.
 type eventState struct {
-	done   chan struct{}
-	once   sync.Once
-	status atomic.Int64 // final execution status, valid once done is closed
+	over   atomic.Bool  // settled
+	status atomic.Int64 // final execution status, valid once over
 
-	mu     sync.Mutex
-	pinner runtime.Pinner
-	pinned bool
-	keep   []any
+	mu      sync.Mutex
+	done    chan struct{} // made on first ask (doneChan), closed when settled
+	pinner  runtime.Pinner
+	pinned  bool
+	keep    []any
+	keepBuf [3]any // keep's first backing array: a command holds one to three objects
 }
 
-func newEventState() *eventState { return &eventState{done: make(chan struct{})} }
+func newEventState() *eventState {
+	s := &eventState{}
+	s.keep = s.keepBuf[:0]
+	return s
+}
+
+// closedChan is the done channel of every state that settled before
+// anyone asked for its channel.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // pin pins Go memory at p (a no-op for C memory) and keeps v alive until the
 // command settles.
@@ -51,29 +60,42 @@ func (s *eventState) hold(v ...any) {
 }
 
 // settle records the final status, releases pins and wakes waiters. Only the
-// first call counts.
+// first call counts; a second returns once the first is done.
 func (s *eventState) settle(status int) {
-	s.once.Do(func() {
-		s.status.Store(int64(status))
-		s.mu.Lock()
-		if s.pinned {
-			s.pinner.Unpin()
-			s.pinned = false
-		}
-		s.keep = nil
-		s.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.over.Load() {
+		return
+	}
+	s.status.Store(int64(status))
+	if s.pinned {
+		s.pinner.Unpin()
+		s.pinned = false
+	}
+	s.keep = nil
+	clear(s.keepBuf[:])
+	s.over.Store(true)
+	if s.done != nil {
 		close(s.done)
-	})
-}
-
-func (s *eventState) settled() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
 	}
 }
+
+// doneChan returns a channel closed when the state settles (or already is).
+// It is made on first ask: most commands are waited for in Wait, which
+// needs none, so the enqueue call does not pay for one.
+func (s *eventState) doneChan() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.over.Load() {
+		return closedChan
+	}
+	if s.done == nil {
+		s.done = make(chan struct{})
+	}
+	return s.done
+}
+
+func (s *eventState) settled() bool { return s.over.Load() }
 
 // eventInfo describes the command behind an event, for cards and timelines.
 type eventInfo struct {
@@ -104,43 +126,46 @@ type Event struct {
 	prof    [4]int64 // queued, submit, start, end; valid when profOK
 	profOK  bool
 	cWaited chan struct{} // closed when the clWaitForEvents goroutine has settled the event
+	adopted bool          // has its finalizer and, unless settled first, its completion callback (adopt.go)
 }
 
 // newEvent wraps a fresh cl_event and arranges for st to settle when the
 // command completes. A command that has already completed (a blocking read
 // or write usually has when its call returns) is settled at once, without
 // a completion callback: on NVIDIA registering one costs about 7 us a
-// command, half the time of a small blocking copy.
+// command, half the time of a small blocking copy. A non-blocking
+// command's event is adopted later, off the call's path (see adoptLater).
 func newEvent(q *Queue, id C.cl_event, st *eventState, info eventInfo) *Event {
+	return initEvent(new(Event), q, id, st, info)
+}
+
+// initEvent is newEvent on an Event allocated by the caller, which can then
+// allocate it before the driver call rather than after (transfer does).
+func initEvent(e *Event, q *Queue, id C.cl_event, st *eventState, info eventInfo) *Event {
 	if info.tid == 0 {
 		info.tid = recordingTid()
 	}
-	e := &Event{id: id, st: st, queue: q, ctx: q.ctx, info: info}
+	e.id, e.st, e.queue, e.ctx, e.info = id, st, q, q.ctx, info
 	if !info.internal {
-		defer recordEvent(e)
+		recordEvent(e)
+	}
+	if info.nonBlocking {
+		adoptLater(e)
+		return e
 	}
 	var s C.cl_int
-	switch {
-	case !info.nonBlocking && C.clGetEventInfo(id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS &&
-		s <= C.CL_COMPLETE:
+	if C.clGetEventInfo(id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS &&
+		s <= C.CL_COMPLETE {
 		st.settle(int(s))
-	case info.nonBlocking:
-		// Registering the completion callback costs about 10 us on NVIDIA
-		// while a large copy starts (bench/transfer/pinprobe), and a
-		// non-blocking call is timed for how soon it gives the host back:
-		// register it from another goroutine, on a reference of its own.
-		// Wait does not need it (it waits in clWaitForEvents).
-		C.clRetainEvent(id)
-		go func() {
-			watch(id, st)
-			C.clReleaseEvent(id)
-		}()
-	default:
+	} else {
 		watch(id, st)
 	}
-	runtime.SetFinalizer(e, func(e *Event) { releaseLater(e.Release) })
+	e.adopted = true
+	runtime.SetFinalizer(e, finalizeEvent)
 	return e
 }
+
+func finalizeEvent(e *Event) { releaseLater(e.Release) }
 
 // watch registers the completion callback; if the platform refuses, a
 // goroutine waits in C instead.
@@ -225,7 +250,10 @@ func (e *Event) setUserStatus(s C.cl_int) {
 }
 
 // Done returns a channel closed when the command has completed or failed.
-func (e *Event) Done() <-chan struct{} { return e.st.done }
+func (e *Event) Done() <-chan struct{} {
+	adoptPending() // the completion callback closes it
+	return e.st.doneChan()
+}
 
 // Wait waits until the command completes. It returns early, panicking with
 // an *Error that wraps the context's error, when the running cell is
@@ -233,27 +261,28 @@ func (e *Event) Done() <-chan struct{} { return e.st.done }
 // pinned until it ends. A command that failed panics with its status.
 func (e *Event) Wait() {
 	defer traceCall("clWaitForEvents", time.Now())
-	if err := e.wait(); err != nil {
+	err := e.wait()
+	adoptPending() // this event's, and those of commands nobody waited for
+	if err != nil {
 		panic(err)
 	}
 }
 
 func (e *Event) wait() *Error {
-	select {
-	case <-e.st.done:
-	default:
+	if !e.st.settled() {
 		ctx := cellctx.Current()
+		done := e.st.doneChan()
 		// The completion callback settles the event, but NVIDIA calls it
 		// milliseconds after the command ends, and PoCL not at all for a
 		// failed user event. So a goroutine also waits in C
 		// (clWaitForEvents returns as soon as the command ends), while
 		// this one stays free to notice an interrupt.
 		select {
-		case <-e.st.done:
+		case <-done:
 		case <-e.waitInC():
 			e.poll()
 			select {
-			case <-e.st.done:
+			case <-done:
 			case <-ctx.Done():
 				return e.interrupted(ctx.Err())
 			}
@@ -347,8 +376,9 @@ func (e *Event) Status() string {
 	e.mu.Lock()
 	id := e.id
 	var s C.cl_int = C.CL_QUEUED
-	if id != nil {
-		C.clGetEventInfo(id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil)
+	if id != nil && C.clGetEventInfo(id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS &&
+		s <= C.CL_COMPLETE && !e.user {
+		e.st.settle(int(s)) // it has ended: nothing needs to wait for its callback
 	}
 	e.mu.Unlock()
 	switch s {
@@ -456,6 +486,7 @@ func (e *Event) tryProfile() ([4]int64, bool) {
 // times already read stay available.
 func (e *Event) Release() {
 	e.tryProfile()
+	adoptPending() // a command still running gets its callback before the handle goes
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.id != nil {

@@ -125,6 +125,7 @@ func (r *region) drain() *Error {
 	r.mu.Lock()
 	pending := append([]*eventState(nil), r.inflight...)
 	r.mu.Unlock()
+	adoptPending() // each command's callback settles its state
 	for _, s := range pending {
 		e := &Event{st: s, info: eventInfo{command: "a command using " + r.owner}}
 		if err := e.wait(); err != nil && err.Name == "INTERRUPTED" {

@@ -90,12 +90,15 @@ type options struct {
 // parseOptions checks that every option is one call accepts.
 func parseOptions(call string, opts []Option, allowed ...optKind) options {
 	o := options{count: -1}
-	ok := map[optKind]bool{}
+	if len(opts) == 0 {
+		return o
+	}
+	var ok uint32 // a bit per optKind; no map, since every enqueue call comes here
 	for _, k := range allowed {
-		ok[k] = true
+		ok |= 1 << k
 	}
 	for _, op := range opts {
-		if !ok[op.kind] {
+		if op.kind < 0 || int(op.kind) >= len(optNames) || ok&(1<<op.kind) == 0 {
 			refuse(call, "CL_INVALID_VALUE", op.String()+" does not apply to this call", allowedList(allowed))
 		}
 		switch op.kind {

@@ -63,7 +63,7 @@ func mapBuffer(call string, q *Queue, b *Buffer, flags MapFlag, o options, owner
 	if b.ctx != q.ctx {
 		refuse(call, "CL_INVALID_CONTEXT", "the buffer and the queue belong to different contexts", "")
 	}
-	n := span(call, "buffer", o.off, o.count, b.size)
+	n := span(call, "buffer", "", o.off, o.count, b.size)
 	wl := waitList(call, q.ctx, o.waitFor)
 	blocking := C.cl_bool(C.CL_TRUE)
 	if o.nonBlocking {

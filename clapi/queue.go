@@ -125,7 +125,9 @@ func (q *Queue) Flush() {
 // stops the wait (the commands themselves keep running).
 func (q *Queue) Finish() {
 	defer traceCall("clFinish", time.Now())
-	if err := EnqueueMarker(q).wait(); err != nil {
+	err := EnqueueMarker(q).wait()
+	adoptPending() // the commands it waited for settle from their callbacks
+	if err != nil {
 		panic(err)
 	}
 }

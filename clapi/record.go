@@ -3,6 +3,7 @@ package clapi
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -32,41 +33,28 @@ type Recording struct {
 	dropped int
 }
 
-var (
-	recMu  sync.Mutex
-	active *Recording
-)
+// active is the recording running now, or nil. Every enqueue reads it, so
+// it is an atomic pointer rather than a mutex.
+var active atomic.Pointer[Recording]
 
 // Record starts a recording of every cl call and command from now on,
 // replacing one already running (which stops). The recording keeps the
 // events it catches alive until it is dropped.
 func Record() *Recording {
 	r := &Recording{started: time.Now()}
-	recMu.Lock()
-	old := active
-	active = r
-	recMu.Unlock()
-	if old != nil {
+	if old := active.Swap(r); old != nil {
 		old.markStopped()
 	}
 	return r
 }
 
 // CurrentRecording returns the recording running now, or nil.
-func CurrentRecording() *Recording {
-	recMu.Lock()
-	defer recMu.Unlock()
-	return active
-}
+func CurrentRecording() *Recording { return active.Load() }
 
 // Stop ends the recording (later calls are not caught) and returns it.
 // Stop is idempotent.
 func (r *Recording) Stop() *Recording {
-	recMu.Lock()
-	if active == r {
-		active = nil
-	}
-	recMu.Unlock()
+	active.CompareAndSwap(r, nil)
 	r.markStopped()
 	return r
 }
@@ -158,9 +146,7 @@ func (r *Recording) add(c *hostCall, e *Event) {
 // a recording runs. Use it as defer traceCall(name, time.Now()) or after
 // the call.
 func traceCall(name string, start time.Time) {
-	recMu.Lock()
-	r := active
-	recMu.Unlock()
+	r := active.Load()
 	if r == nil {
 		return
 	}
@@ -171,10 +157,7 @@ func traceCall(name string, start time.Time) {
 // (one "host" lane): reading it costs a system call, which plain
 // timelines need not pay.
 func recordingTid() int {
-	recMu.Lock()
-	on := active != nil
-	recMu.Unlock()
-	if !on {
+	if active.Load() == nil {
 		return 0
 	}
 	return syscall.Gettid()
@@ -182,10 +165,7 @@ func recordingTid() int {
 
 // recordEvent adds an enqueued command to the running recording.
 func recordEvent(e *Event) {
-	recMu.Lock()
-	r := active
-	recMu.Unlock()
-	if r != nil {
+	if r := active.Load(); r != nil {
 		r.add(nil, e)
 	}
 }

@@ -5,7 +5,9 @@
 #   bench/gpu/lab.sh BIN OUT [N...]
 #
 # BIN holds builds made elsewhere: clref (make -C bench/transfer) and gocl
-# (go build -ldflags='-s -w'). PyOpenCL must be importable (on the GPU
+# (go build -ldflags='-s -w'), and, if present, hostblocked (go build
+# -ldflags='-s -w' ./bench/hostblocked), run after the three programs at
+# each N (res/hostblocked-N.md). PyOpenCL must be importable (on the GPU
 # machine: pip install --target from the carried .whl/, PYTHONPATH set).
 # N are float64 counts (default: 5e8 = 4 GB, then 5e7 = 4e8 bytes). OUT gets
 # lab.tar.gz (everything, refreshed after each step), report.md (the table
@@ -51,6 +53,13 @@ for n in $sizes; do
 		echo "gocl cells failed at N=$n" >>"$log"
 	step "PyOpenCL seed script, N=$n"
 	peak "pyopencl-$n" "$py" "$here/bench/pyopencl/seed.py" "$n" >"$work/res/pyopencl-$n.json" 2>>"$log" || echo "pyopencl failed at N=$n" >>"$log"
+	if [ -x "$bin/hostblocked" ]; then
+		# The same pinned write, C, compiled clapi and a cell interleaved in
+		# one process (bench/hostblocked): ratios that no process swing skews.
+		step "hostblocked, N=$n"
+		timeout 150 "$bin/hostblocked" -bytes "$((8 * n))" -rounds 40 -json "$work/res/hostblocked-$n.samples" >"$work/res/hostblocked-$n.md" 2>>"$log" ||
+			echo "hostblocked failed at N=$n" >>"$log"
+	fi
 	"$py" "$here/bench/pyopencl/report.py" "$work/res" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)" >"$out/report.md" 2>>"$log"
 	cp "$out/report.md" "$work/report.md"
 	pack
