@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"bytes"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// rewrittenSelects parses src (a file), rewrites its selects and prints it.
+func rewrittenSelects(t *testing.T, src string) string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewriteSelects(f)
+	var b bytes.Buffer
+	if err := printer.Fprint(&b, fset, f); err != nil {
+		t.Fatal(err)
+	}
+	return commentGapRE.ReplaceAllString(b.String(), " //")
+}
+
+// commentGapRE matches the tabs go/printer puts before a line comment.
+var commentGapRE = regexp.MustCompile(`[ \t]+//`)
+
+var selLabelRE = regexp.MustCompile(`__gocl_sel\d+`)
+
+// TestRewriteSelectsLabelsOnlyTheSelectsOwnBreaks checks which breaks the
+// rewrite retargets: those that leave a select, not those of a switch, a
+// for or a function literal inside it, nor the ones that already name a
+// label.
+func TestRewriteSelectsLabelsOnlyTheSelectsOwnBreaks(t *testing.T) {
+	got := rewrittenSelects(t, `package p
+func f(ch chan int) {
+	for {
+		select {
+		case v := <-ch:
+			if v == 0 {
+				break // own 1
+			}
+			switch v {
+			case 1:
+				break // switch
+			}
+			for {
+				break // for
+			}
+			_ = func() {
+				for {
+					break // literal
+				}
+			}
+		default:
+			break // own 2
+		}
+	}
+out:
+	for {
+		select {
+		case <-ch:
+			break out
+		}
+	}
+}
+`)
+	labels := selLabelRE.FindAllString(got, -1)
+	if len(labels) != 3 { // the label and the two own breaks
+		t.Fatalf("want one select labelled with two breaks naming it, got %d uses:\n%s", len(labels), got)
+	}
+	for _, l := range labels[1:] {
+		if l != labels[0] {
+			t.Errorf("breaks name %s, the select is %s:\n%s", l, labels[0], got)
+		}
+	}
+	for _, kept := range []string{"break // switch", "break // for", "break // literal", "break out"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("%q was changed:\n%s", kept, got)
+		}
+	}
+	for _, own := range []string{"own 1", "own 2"} {
+		if !strings.Contains(got, "break "+labels[0]+" // "+own) {
+			t.Errorf("break %q does not name the select's label:\n%s", own, got)
+		}
+	}
+	if strings.Count(got, "select {") != 2 {
+		t.Errorf("a select without plain breaks should stay as it is:\n%s", got)
+	}
+}
+
+// TestRewriteSelectsKeepsTheCellsLabel checks that a labelled select keeps
+// its label and its plain breaks name it; a nested select gets its own.
+func TestRewriteSelectsKeepsTheCellsLabel(t *testing.T) {
+	got := rewrittenSelects(t, `package p
+func f(a, b chan int) {
+L:
+	select {
+	case <-a:
+		select {
+		case <-b:
+			break // inner
+		}
+		break // outer
+	}
+}
+`)
+	if !strings.Contains(got, "break L // outer") {
+		t.Errorf("the outer break should name L:\n%s", got)
+	}
+	inner := selLabelRE.FindAllString(got, -1)
+	if len(inner) != 2 || !strings.Contains(got, "break "+inner[0]+" // inner") {
+		t.Errorf("the inner select should have a label of its own:\n%s", got)
+	}
+}
+
+// TestSelectBreakLeavesOnlyTheSelect runs the forms yaegi got wrong: a plain
+// break in a select case (with and without default) inside a for loop, in a
+// function, at a cell's top level, in a goroutine, in a switch case and
+// outside any loop. Each must leave only the select, as in Go.
+func TestSelectBreakLeavesOnlyTheSelect(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, `func fill(vs ...int) chan int {
+	ch := make(chan int, len(vs))
+	for _, v := range vs {
+		ch <- v
+	}
+	return ch
+}
+
+func inFunc(withDefault bool) (sum, rounds int) {
+	ch := fill(3, 5, 12, 1)
+	for len(ch) > 0 {
+		rounds++
+		if withDefault {
+			select {
+			case v := <-ch:
+				if v == 5 {
+					break
+				}
+				sum += v
+			default:
+				break
+			}
+		} else {
+			select {
+			case v := <-ch:
+				if v == 5 {
+					break
+				}
+				sum += v
+			}
+		}
+	}
+	return sum, rounds
+}
+
+func noLoop() string {
+	select {
+	case <-fill(1):
+		if true {
+			break
+		}
+		return "the break returned"
+	}
+	return "after the select"
+}
+
+func inCase(k int) string {
+	switch k {
+	case 1:
+		select {
+		default:
+			if k == 1 {
+				break
+			}
+			return "not broken"
+		}
+		return "after the select in a case"
+	}
+	return ""
+}`)
+	_, r := ok(t, e, `fmt.Println(inFunc(true))
+fmt.Println(inFunc(false))
+fmt.Println(noLoop())
+fmt.Println(inCase(1))
+done := make(chan [2]int)
+go func() { s, n := inFunc(true); done <- [2]int{s, n} }()
+fmt.Println(<-done)
+ch := fill(7, 8, 9)
+total := 0
+for len(ch) > 0 {
+	select {
+	case v := <-ch:
+		if v == 8 {
+			break
+		}
+		total += v
+	default:
+		break
+	}
+	total += 100
+}
+fmt.Println("top level", total)`)
+	expect(t, "output", r.text("stdout"), "16 4\n16 4\nafter the select\nafter the select in a case\n[16 4]\ntop level 316\n")
+}
+
+// TestSelectBreakLabelStillWorks checks the labelled breaks the rewrite
+// leaves alone, next to rewritten ones.
+func TestSelectBreakLabelStillWorks(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, `ch := make(chan int, 4)
+for _, v := range []int{3, 5, 12, 1} {
+	ch <- v
+}
+sum, rounds := 0, 0
+loop:
+for {
+	rounds++
+	select {
+	case v := <-ch:
+		if v > 10 {
+			break loop
+		}
+		if v == 5 {
+			break
+		}
+		sum += v
+	default:
+		break loop
+	}
+}
+fmt.Println("sum", sum, "rounds", rounds, "left", len(ch))`)
+	expect(t, "output", r.text("stdout"), "sum 3 rounds 3 left 1\n")
+}
+
