@@ -211,6 +211,7 @@ func (e *Engine) overrides() interp.Exports {
 			"At":       reflect.ValueOf(markStmt),
 			"Matches":  reflect.ValueOf(matchesType),
 			"Clear":    reflect.ValueOf(clearValue),
+			"Recover":  reflect.ValueOf(recovered), // yaegi_panics.go
 		},
 	}
 }

@@ -93,10 +93,12 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 			if p.body != nil {
 				rewriteTypeSwitches(p.body, isIface)
 				rewriteSelects(p.body)  // yaegi_select.go
+				rewriteRecovers(p.body) // yaegi_panics.go
 			} else if p.file != nil {
 				rewriteTypeSwitches(p.file, isIface)
 				rewriteDefers(p.file)
 				rewriteSelects(p.file)
+				rewriteRecovers(p.file)
 			}
 		}
 	}

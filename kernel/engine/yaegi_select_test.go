@@ -237,4 +237,3 @@ for {
 fmt.Println("sum", sum, "rounds", rounds, "left", len(ch))`)
 	expect(t, "output", r.text("stdout"), "sum 3 rounds 3 left 1\n")
 }
-
