@@ -11,13 +11,15 @@ import (
 // plain break in a select case left the enclosing for loop, or the
 // function): with and without default, in a function, in main's body (a
 // cell's top level in notebook form), in a goroutine, in a switch case,
-// with no loop around, next to a labelled break; and breaks that belong to
-// a switch, a for or a function literal inside a select.
+// with no loop around, next to a labelled break; breaks that belong to a
+// switch, a for or a function literal inside a select; and gotos from a
+// select case back before it (they crashed yaegi's compiler).
 const selectProgram = `package main
 
 import (
 	"fmt"
 	"sync"
+	"time"
 )
 
 func fill(vs ...int) chan int {
@@ -110,7 +112,23 @@ func noLoop() string {
 	return "after the select, no loop"
 }
 
+func retry() string {
+	tries := 0
+	results := make(chan int, 1)
+again:
+	select {
+	case v := <-results:
+		return fmt.Sprint("got ", v, " after ", tries, " tries")
+	case <-time.After(time.Millisecond):
+		if tries++; tries == 3 {
+			results <- 42
+		}
+		goto again
+	}
+}
+
 func main() {
+	fmt.Println(retry())
 	nested()
 	inner()
 	fmt.Println(inCase(1))
@@ -165,6 +183,16 @@ loop:
 		total += 100
 	}
 	fmt.Println("total", total)
+	k := 0
+back:
+	k++
+	select {
+	default:
+		if k < 3 {
+			goto back
+		}
+	}
+	fmt.Println("k", k)
 }
 `
 

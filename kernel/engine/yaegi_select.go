@@ -30,23 +30,64 @@ import (
 // statement stands directly in a block (not in a case's statements). A
 // select that already has a label keeps it and its breaks name that one. A
 // break belongs to the select when no for, range, switch, type switch or
-// select statement, nor a function literal, stands between them. Upgrading
-// yaegi past this bug means deleting this file and its call.
+// select statement, nor a function literal, stands between them.
+//
+// A goto from a select case back to a label before the select (a retry:
+// `retry: select { ... case <-time.After(d): goto retry }`) sends yaegi's
+// compiler into endless recursion, which crashes the engine. Such a goto
+// breaks out of the select instead, and runs just after it (see
+// moveGotos); a select labelled by the cell gives its label to the block
+// around it, so that every goto to the label still lands there.
+//
+// Upgrading yaegi past these bugs means deleting this file and its call.
 
 var selectSeq atomic.Int64
 
-// rewriteSelects labels the selects under n and the breaks that leave them
-// (see above).
+// rewriteSelects labels the selects under n and the breaks that leave them,
+// and moves the gotos that jump back out of them (see above).
 func rewriteSelects(n ast.Node) {
 	labelList := func(list []ast.Stmt) {
 		for i, st := range list {
-			s, ok := st.(*ast.SelectStmt)
-			if !ok || len(ownBreaks(s)) == 0 {
-				continue
+			switch s := st.(type) {
+			case *ast.SelectStmt:
+				gotos := backGotos(s)
+				if len(gotos) == 0 && len(ownBreaks(s)) == 0 {
+					continue
+				}
+				n := selectSeq.Add(1)
+				label := &ast.Ident{NamePos: s.Select, Name: fmt.Sprintf("%ssel%d", helperPrefix, n)}
+				block := &ast.BlockStmt{Lbrace: s.Select, Rbrace: s.End(),
+					List: []ast.Stmt{&ast.LabeledStmt{Label: label, Colon: s.Select, Stmt: s}}}
+				if len(gotos) > 0 {
+					moveGotos(block, s, label.Name, fmt.Sprintf("%sgoto%d", helperPrefix, n), gotos)
+				}
+				list[i] = block
+			case *ast.LabeledStmt:
+				// The cell labelled the select: its label moves to the
+				// block, so that gotos to it from anywhere still land
+				// there, and the breaks by it name the select's new label.
+				sel, ok := s.Stmt.(*ast.SelectStmt)
+				if !ok || s.Label.Obj == nil {
+					continue
+				}
+				gotos := backGotos(sel)
+				if len(gotos) == 0 {
+					continue
+				}
+				n := selectSeq.Add(1)
+				label := &ast.Ident{NamePos: sel.Select, Name: fmt.Sprintf("%ssel%d", helperPrefix, n)}
+				ast.Inspect(sel.Body, func(n ast.Node) bool {
+					if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.BREAK && b.Label != nil && b.Label.Obj == s.Label.Obj {
+						b.Label = &ast.Ident{NamePos: b.Label.NamePos, Name: label.Name}
+					}
+					_, lit := n.(*ast.FuncLit)
+					return !lit
+				})
+				block := &ast.BlockStmt{Lbrace: sel.Select, Rbrace: sel.End(),
+					List: []ast.Stmt{&ast.LabeledStmt{Label: label, Colon: sel.Select, Stmt: sel}}}
+				moveGotos(block, sel, label.Name, fmt.Sprintf("%sgoto%d", helperPrefix, n), gotos)
+				s.Stmt = block
 			}
-			label := &ast.Ident{NamePos: s.Select, Name: fmt.Sprintf("%ssel%d", helperPrefix, selectSeq.Add(1))}
-			list[i] = &ast.BlockStmt{Lbrace: s.Select, Rbrace: s.End(),
-				List: []ast.Stmt{&ast.LabeledStmt{Label: label, Colon: s.Select, Stmt: s}}}
 		}
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -63,6 +104,90 @@ func rewriteSelects(n ast.Node) {
 				for _, b := range ownBreaks(s) {
 					b.Label = &ast.Ident{NamePos: b.TokPos, Name: n.Label.Name}
 				}
+			}
+		}
+		return true
+	})
+}
+
+// backGotos returns the gotos in s's cases (nested selects included) to a
+// label that stands before s.
+func backGotos(s *ast.SelectStmt) []*ast.BranchStmt {
+	var gotos []*ast.BranchStmt
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if n.Tok != token.GOTO || n.Label == nil || n.Label.Obj == nil {
+				break
+			}
+			if decl, ok := n.Label.Obj.Decl.(*ast.LabeledStmt); ok && decl.Pos() < s.Pos() {
+				gotos = append(gotos, n)
+			}
+		}
+		return true
+	})
+	return gotos
+}
+
+// moveGotos makes each goto of gotos inside s (the select labelled label,
+// the only statement of block) record which it was in the variable flag and
+// break out of s; after s, the goto with that number runs:
+//
+//	{                                   (block)
+//	    var __gocl_goto1 int
+//	__gocl_sel1:
+//	    select { ... { __gocl_goto1 = 1; break __gocl_sel1 } ... }
+//	    if __gocl_goto1 == 1 { __gocl_goto1 = 0; goto again }
+//	}
+//
+// (the variable is reset there: the label may stand in the block, after
+// its declaration).
+func moveGotos(block *ast.BlockStmt, s *ast.SelectStmt, label, flag string, gotos []*ast.BranchStmt) {
+	pos := s.Select
+	id := func(name string) *ast.Ident { return &ast.Ident{NamePos: pos, Name: name} }
+	num := func(k int) *ast.BasicLit { return &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: fmt.Sprint(k)} }
+	repl := map[ast.Stmt]ast.Stmt{}
+	var after []ast.Stmt
+	for k, g := range gotos {
+		repl[g] = &ast.BlockStmt{Lbrace: g.Pos(), Rbrace: g.End(), List: []ast.Stmt{
+			&ast.AssignStmt{Lhs: []ast.Expr{id(flag)}, TokPos: g.Pos(), Tok: token.ASSIGN, Rhs: []ast.Expr{num(k + 1)}},
+			&ast.BranchStmt{TokPos: g.Pos(), Tok: token.BREAK, Label: &ast.Ident{NamePos: g.Pos(), Name: label}},
+		}}
+		after = append(after, &ast.IfStmt{If: pos,
+			Cond: &ast.BinaryExpr{X: id(flag), OpPos: pos, Op: token.EQL, Y: num(k + 1)},
+			Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos, List: []ast.Stmt{
+				&ast.AssignStmt{Lhs: []ast.Expr{id(flag)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{num(0)}},
+				g,
+			}}})
+	}
+	replaceStmts(s.Body, repl)
+	decl := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{
+		&ast.ValueSpec{Names: []*ast.Ident{id(flag)}, Type: id("int")}}}}
+	block.List = append(append([]ast.Stmt{decl}, block.List...), after...)
+}
+
+// replaceStmts replaces the statements under n that repl names.
+func replaceStmts(n ast.Node, repl map[ast.Stmt]ast.Stmt) {
+	list := func(l []ast.Stmt) {
+		for i, st := range l {
+			if r, ok := repl[st]; ok {
+				l[i] = r
+			}
+		}
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list(n.List)
+		case *ast.CaseClause:
+			list(n.Body)
+		case *ast.CommClause:
+			list(n.Body)
+		case *ast.LabeledStmt:
+			if r, ok := repl[n.Stmt]; ok {
+				n.Stmt = r
 			}
 		}
 		return true

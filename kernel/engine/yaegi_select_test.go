@@ -237,3 +237,99 @@ for {
 fmt.Println("sum", sum, "rounds", rounds, "left", len(ch))`)
 	expect(t, "output", r.text("stdout"), "sum 3 rounds 3 left 1\n")
 }
+
+// TestRewriteSelectsMovesBackGotos checks that a goto from a select case
+// back before the select becomes a break with a number, and the goto runs
+// after the select; a forward goto stays.
+func TestRewriteSelectsMovesBackGotos(t *testing.T) {
+	got := rewrittenSelects(t, `package p
+func f(ch chan int) {
+again:
+	select {
+	case <-ch:
+		goto again // back
+	default:
+		goto done // forward
+	}
+done:
+}
+`)
+	if !strings.Contains(got, "goto done // forward") {
+		t.Errorf("the forward goto should stay:\n%s", got)
+	}
+	flag := regexp.MustCompile(`(__gocl_goto\d+) = 1`).FindStringSubmatch(got)
+	if flag == nil {
+		t.Fatalf("the back goto should set a number:\n%s", got)
+	}
+	labels := selLabelRE.FindAllString(got, -1)
+	if len(labels) < 2 || !strings.Contains(got, "break "+labels[0]) {
+		t.Errorf("the back goto should break out of the select:\n%s", got)
+	}
+	after := regexp.MustCompile(`(?s)\n\t\tif ` + flag[1] + ` == 1 \{\s*` + flag[1] + ` = 0\s*goto again\s*\}`)
+	if !after.MatchString(got) || strings.Count(got, "goto again") != 1 {
+		t.Errorf("the goto should run after the select:\n%s", got)
+	}
+}
+
+// TestSelectGotoBackRuns runs the gotos out of a select that crashed yaegi's
+// compiler (endless recursion): a retry in a function and at a cell's top
+// level, from an inner select, and to a select's own label, which a goto
+// from outside the select also names.
+func TestSelectGotoBackRuns(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, `func retry() string {
+	tries := 0
+	results := make(chan int, 1)
+again:
+	select {
+	case v := <-results:
+		return fmt.Sprint("got ", v, " after ", tries, " tries")
+	case <-time.After(time.Millisecond):
+		if tries++; tries == 3 {
+			results <- 42
+		}
+		goto again
+	}
+}
+
+func ownLabel() string {
+	k, out := 0, ""
+L:
+	select {
+	default:
+		k++
+		if k == 2 {
+			break L
+		}
+		if k < 4 {
+			out += fmt.Sprint("r", k, " ")
+			goto L
+		}
+		out += "done "
+	}
+	if k < 6 {
+		out += "outside "
+		goto L
+	}
+	return out
+}`)
+	_, r := ok(t, e, `fmt.Println(retry())
+fmt.Println(ownLabel())
+n := 0
+a, b := make(chan int, 10), make(chan int, 10)
+outer:
+n++
+a <- n
+b <- n
+select {
+case x := <-a:
+	select {
+	case y := <-b:
+		if x+y < 6 {
+			goto outer
+		}
+		fmt.Println("inner done", x, y)
+	}
+}`)
+	expect(t, "output", r.text("stdout"), "got 42 after 3 tries\nr1 outside r3 done outside done outside done \ninner done 3 3\n")
+}
