@@ -55,6 +55,12 @@ var runtimeWords = []struct{ reflect, goText string }{
 	{"reflect.Value.Slice: string slice index out of bounds", "runtime error: slice bounds out of range"},
 	{"reflect: call of reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	// *p of a nil p: yaegi stores p.Elem(), the zero Value, with Set, or
+	// passes it to compiled code with Interface. (Not "Type on zero Value":
+	// yaegi raises that for a comma-ok assertion on a nil interface, where
+	// Go does not panic at all.)
+	{"reflect: call of reflect.Value.Set on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	{"reflect: call of reflect.Value.Interface on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect: Method on nil interface value", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect.Value.Call: call of nil function", "runtime error: invalid memory address or nil pointer dereference"},
 }

@@ -148,6 +148,9 @@ try("string index", func() { s := "ab"; _ = s[i] })
 try("slice bounds", func() { xs := make([]int, 2); _ = xs[1:i] })
 try("nil pointer", func() { var p *T; _ = p.n })
 try("nil func", func() { var g func(); g() })
+try("nil deref", func() { var p *int; x := *p; fmt.Println(x) })
+try("nil deref passed", func() { var p *int; fmt.Println(*p) })
+try("nil store", func() { var p *int; *p = 3 })
 try("type assertion", func() { var v any = "s"; _ = v.(int) })
 try("custom", func() { panic(fmt.Sprintf("custom %d", 42)) })
 try("nil", func() { panic(nil) })
@@ -163,6 +166,9 @@ string index: runtime error: index out of range
 slice bounds: runtime error: slice bounds out of range
 nil pointer: runtime error: invalid memory address or nil pointer dereference
 nil func: runtime error: invalid memory address or nil pointer dereference
+nil deref: runtime error: invalid memory address or nil pointer dereference
+nil deref passed: runtime error: invalid memory address or nil pointer dereference
+nil store: runtime error: invalid memory address or nil pointer dereference
 type assertion: interface conversion: interface {} is string, not int
 custom: custom 42
 nil: panic called with nil argument
