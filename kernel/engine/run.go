@@ -92,13 +92,13 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 			}
 			if p.body != nil {
 				rewriteTypeSwitches(p.body, isIface)
-				rewriteSelects(p.body)  // yaegi_select.go
-				rewriteRecovers(p.body) // yaegi_panics.go
+				rewriteSelects(p.body)        // yaegi_select.go
+				e.rewriteRecovers(p.body, ps) // yaegi_panics.go
 			} else if p.file != nil {
 				rewriteTypeSwitches(p.file, isIface)
 				rewriteDefers(p.file)
 				rewriteSelects(p.file)
-				rewriteRecovers(p.file)
+				e.rewriteRecovers(p.file, ps)
 			}
 		}
 	}

@@ -120,10 +120,61 @@ func recovered(r any) any {
 	return r
 }
 
-// rewriteRecovers rewrites every call of the builtin recover under n into
-// __gocl_hook.Recover(recover()) (see above), in place. A call whose value
-// is dropped (`defer func() { recover() }()`) is left as it is.
-func rewriteRecovers(n ast.Node) {
+// rewriteRecovers rewrites every call of the builtin recover under n (see
+// above) unless the cells declare a recover of their own: this cell's
+// declarations ps, or an earlier cell's.
+func (e *Engine) rewriteRecovers(n ast.Node, ps []*parsed) {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && isRecoverCall(x) {
+			found = true
+		}
+		return !found
+	})
+	if !found || declaresRecover(ps) {
+		return
+	}
+	e.state.Lock()
+	_, mine := e.decls["recover"]
+	e.state.Unlock()
+	if mine {
+		return
+	}
+	wrapRecovers(n)
+}
+
+// declaresRecover reports whether the declarations of ps name recover.
+func declaresRecover(ps []*parsed) bool {
+	for _, p := range ps {
+		if p.file == nil {
+			continue
+		}
+		for _, d := range p.file.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name == "recover" {
+					return true
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if v, ok := s.(*ast.ValueSpec); ok {
+						for _, name := range v.Names {
+							if name.Name == "recover" {
+								return true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// wrapRecovers rewrites every call of the builtin recover under n into
+// __gocl_hook.Recover(recover()), in place. A call whose value is dropped
+// (`defer func() { recover() }()`) is left as it is.
+func wrapRecovers(n ast.Node) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ExprStmt:

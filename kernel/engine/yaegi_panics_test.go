@@ -66,7 +66,7 @@ func rewrittenRecovers(t *testing.T, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rewriteRecovers(f)
+	wrapRecovers(f)
 	var b bytes.Buffer
 	if err := printer.Fprint(&b, fset, f); err != nil {
 		t.Fatal(err)
@@ -191,4 +191,15 @@ func TestRepanicOfARecoveredValue(t *testing.T) {
 	_ = xs[i]
 }()`)
 	expect(t, "error", err.Value, "runtime error: index out of range")
+}
+
+// TestACellsOwnRecoverIsLeftAlone checks that a function the cells call
+// recover, declared in the same cell or an earlier one, is called as
+// declared, not wrapped as the builtin.
+func TestACellsOwnRecoverIsLeftAlone(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, "func recover() int { return 41 }\nfmt.Println(recover() + 1)")
+	expect(t, "same cell", r.text("stdout"), "42\n")
+	_, r = ok(t, e, "fmt.Println(recover() + 2)")
+	expect(t, "later cell", r.text("stdout"), "43\n")
 }
