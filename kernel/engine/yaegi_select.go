@@ -27,10 +27,12 @@ import (
 //	                                }
 //
 // The block is there because yaegi defines a label only where the labelled
-// statement stands directly in a block (not in a case's statements). A
-// select that already has a label keeps it and its breaks name that one. A
-// break belongs to the select when no for, range, switch, type switch or
-// select statement, nor a function literal, stands between them.
+// statement stands directly in a block; for the same reason, the statements
+// of a switch or select case that holds a label are put in a block (see
+// blockLabels). A select that the cell labelled gets a label of gocl's too,
+// and the cell's label moves to the block. A break belongs to the select
+// when no for, range, switch, type switch or select statement, nor a
+// function literal, stands between them.
 //
 // A goto from a select case back to a label before the select (a retry:
 // `retry: select { ... case <-time.After(d): goto retry }`) sends yaegi's
@@ -44,49 +46,22 @@ import (
 var selectSeq atomic.Int64
 
 // rewriteSelects labels the selects under n and the breaks that leave them,
-// and moves the gotos that jump back out of them (see above).
+// moves the gotos that jump back out of them, and puts the statements of a
+// case that holds a label into a block (see above).
 func rewriteSelects(n ast.Node) {
 	labelList := func(list []ast.Stmt) {
 		for i, st := range list {
 			switch s := st.(type) {
 			case *ast.SelectStmt:
-				gotos := backGotos(s)
-				if len(gotos) == 0 && len(ownBreaks(s)) == 0 {
-					continue
+				if b := wrapSelect(s, nil); b != nil {
+					list[i] = b
 				}
-				n := selectSeq.Add(1)
-				label := &ast.Ident{NamePos: s.Select, Name: fmt.Sprintf("%ssel%d", helperPrefix, n)}
-				block := &ast.BlockStmt{Lbrace: s.Select, Rbrace: s.End(),
-					List: []ast.Stmt{&ast.LabeledStmt{Label: label, Colon: s.Select, Stmt: s}}}
-				if len(gotos) > 0 {
-					moveGotos(block, s, label.Name, fmt.Sprintf("%sgoto%d", helperPrefix, n), gotos)
-				}
-				list[i] = block
 			case *ast.LabeledStmt:
-				// The cell labelled the select: its label moves to the
-				// block, so that gotos to it from anywhere still land
-				// there, and the breaks by it name the select's new label.
-				sel, ok := s.Stmt.(*ast.SelectStmt)
-				if !ok || s.Label.Obj == nil {
-					continue
-				}
-				gotos := backGotos(sel)
-				if len(gotos) == 0 {
-					continue
-				}
-				n := selectSeq.Add(1)
-				label := &ast.Ident{NamePos: sel.Select, Name: fmt.Sprintf("%ssel%d", helperPrefix, n)}
-				ast.Inspect(sel.Body, func(n ast.Node) bool {
-					if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.BREAK && b.Label != nil && b.Label.Obj == s.Label.Obj {
-						b.Label = &ast.Ident{NamePos: b.Label.NamePos, Name: label.Name}
+				if sel, ok := s.Stmt.(*ast.SelectStmt); ok && s.Label.Obj != nil {
+					if b := wrapSelect(sel, s.Label); b != nil {
+						s.Stmt = b
 					}
-					_, lit := n.(*ast.FuncLit)
-					return !lit
-				})
-				block := &ast.BlockStmt{Lbrace: sel.Select, Rbrace: sel.End(),
-					List: []ast.Stmt{&ast.LabeledStmt{Label: label, Colon: sel.Select, Stmt: sel}}}
-				moveGotos(block, sel, label.Name, fmt.Sprintf("%sgoto%d", helperPrefix, n), gotos)
-				s.Stmt = block
+				}
 			}
 		}
 	}
@@ -95,19 +70,77 @@ func rewriteSelects(n ast.Node) {
 		case *ast.BlockStmt:
 			labelList(n.List)
 		case *ast.CaseClause:
+			n.Body = blockLabels(n.Body)
 			labelList(n.Body)
 		case *ast.CommClause:
+			n.Body = blockLabels(n.Body)
 			labelList(n.Body)
-		case *ast.LabeledStmt:
-			// Visited after its list labelled it, or labelled by the cell.
-			if s, ok := n.Stmt.(*ast.SelectStmt); ok {
-				for _, b := range ownBreaks(s) {
-					b.Label = &ast.Ident{NamePos: b.TokPos, Name: n.Label.Name}
-				}
-			}
 		}
 		return true
 	})
+}
+
+// wrapSelect returns the block that replaces s, or nil when s needs no
+// rewrite. user is the label the cell gave s, or nil; the block takes it
+// (the caller puts the block in s's place under the label), so that a goto
+// to it from anywhere still lands there, and the breaks by it name the
+// select's new label.
+func wrapSelect(s *ast.SelectStmt, user *ast.Ident) *ast.BlockStmt {
+	breaks := ownBreaks(s)
+	if user != nil {
+		breaks = append(breaks, labelBreaks(s, user.Obj)...)
+	}
+	gotos := backGotos(s)
+	if len(breaks) == 0 && len(gotos) == 0 {
+		return nil
+	}
+	n := selectSeq.Add(1)
+	label := fmt.Sprintf("%ssel%d", helperPrefix, n)
+	for _, b := range breaks {
+		b.Label = &ast.Ident{NamePos: b.TokPos, Name: label}
+	}
+	block := &ast.BlockStmt{Lbrace: s.Select, Rbrace: s.End(), List: []ast.Stmt{
+		&ast.LabeledStmt{Label: &ast.Ident{NamePos: s.Select, Name: label}, Colon: s.Select, Stmt: s}}}
+	if len(gotos) > 0 {
+		moveGotos(block, s, label, fmt.Sprintf("%sgoto%d", helperPrefix, n), gotos)
+	}
+	return block
+}
+
+// labelBreaks returns the breaks in s's cases that name the label obj.
+func labelBreaks(s *ast.SelectStmt, obj *ast.Object) []*ast.BranchStmt {
+	var breaks []*ast.BranchStmt
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.BREAK && b.Label != nil && b.Label.Obj == obj {
+			breaks = append(breaks, b)
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !lit
+	})
+	return breaks
+}
+
+// blockLabels puts the statements of a case that holds a labelled statement
+// into a block (all but a final fallthrough, which must end the case):
+// yaegi defines a label only for a statement that stands directly in a
+// block, so `case 1: L: for { ... break L }` failed with "undefined: L".
+// A case's statements are a block of their own in Go, so nothing else
+// changes.
+func blockLabels(body []ast.Stmt) []ast.Stmt {
+	labelled := false
+	for _, st := range body {
+		_, ok := st.(*ast.LabeledStmt)
+		labelled = labelled || ok
+	}
+	if !labelled {
+		return body
+	}
+	var tail []ast.Stmt
+	if b, ok := body[len(body)-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+		body, tail = body[:len(body)-1], body[len(body)-1:]
+	}
+	block := &ast.BlockStmt{Lbrace: body[0].Pos(), Rbrace: body[len(body)-1].End(), List: body}
+	return append([]ast.Stmt{block}, tail...)
 }
 
 // backGotos returns the gotos in s's cases (nested selects included) to a

@@ -93,9 +93,11 @@ out:
 	}
 }
 
-// TestRewriteSelectsKeepsTheCellsLabel checks that a labelled select keeps
-// its label and its plain breaks name it; a nested select gets its own.
-func TestRewriteSelectsKeepsTheCellsLabel(t *testing.T) {
+// TestRewriteSelectsMovesTheCellsLabel checks that a select the cell
+// labelled gets a label of gocl's, which its plain breaks and the breaks by
+// the cell's label name, while the cell's label moves to the block around
+// it; a nested select gets its own.
+func TestRewriteSelectsMovesTheCellsLabel(t *testing.T) {
 	got := rewrittenSelects(t, `package p
 func f(a, b chan int) {
 L:
@@ -105,16 +107,46 @@ L:
 		case <-b:
 			break // inner
 		}
+		if len(a) > 0 {
+			break L // by label
+		}
 		break // outer
 	}
 }
 `)
-	if !strings.Contains(got, "break L // outer") {
-		t.Errorf("the outer break should name L:\n%s", got)
+	labels := selLabelRE.FindAllString(got, -1)
+	if len(labels) != 5 || labels[0] == labels[1] {
+		t.Fatalf("want an outer and an inner label (5 uses), got %v:\n%s", labels, got)
 	}
-	inner := selLabelRE.FindAllString(got, -1)
-	if len(inner) != 2 || !strings.Contains(got, "break "+inner[0]+" // inner") {
-		t.Errorf("the inner select should have a label of its own:\n%s", got)
+	outer, inner := labels[0], labels[1]
+	for _, want := range []string{"L:\n\t{\n\t" + outer + ":\n\t\tselect", "break " + inner + " // inner",
+		"break " + outer + " // by label", "break " + outer + " // outer"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want %q in:\n%s", want, got)
+		}
+	}
+}
+
+// TestRewriteSelectsBlocksLabelledCases checks that a case holding a
+// labelled statement gets its statements in a block, all but a final
+// fallthrough.
+func TestRewriteSelectsBlocksLabelledCases(t *testing.T) {
+	got := rewrittenSelects(t, `package p
+func f(k int) {
+	switch k {
+	case 1:
+	L:
+		for {
+			break L
+		}
+		fallthrough
+	case 2:
+		k++
+	}
+}
+`)
+	if !regexp.MustCompile(`case 1:\n\t\t\{\n\t\tL:`).MatchString(got) || !strings.Contains(got, "}\n\t\tfallthrough\n\tcase 2:\n\t\tk++") {
+		t.Errorf("case 1 should be a block followed by its fallthrough, case 2 unchanged:\n%s", got)
 	}
 }
 
@@ -332,4 +364,48 @@ case x := <-a:
 	}
 }`)
 	expect(t, "output", r.text("stdout"), "got 42 after 3 tries\nr1 outside r3 done outside done outside done \ninner done 3 3\n")
+}
+
+// TestLabelInACaseRuns runs labels that stand in a switch or select case,
+// which yaegi rejected as undefined, next to a fallthrough.
+func TestLabelInACaseRuns(t *testing.T) {
+	e := newEngine(t)
+	_, r := ok(t, e, `func f(k int) string {
+	n, out := 0, ""
+	switch k {
+	case 1:
+	L:
+		for {
+			n++
+			if n > 3 {
+				break L
+			}
+		}
+		out += fmt.Sprint("n=", n, " ")
+		fallthrough
+	case 2:
+		out += "two "
+	}
+	select {
+	default:
+	S:
+		select {
+		default:
+			if n > 0 {
+				break S
+			}
+			if n == 0 {
+				break
+			}
+			out += "not reached "
+		}
+		out += "after S"
+		goto end
+	}
+end:
+	return out
+}
+fmt.Println(f(1))
+fmt.Println(f(2))`)
+	expect(t, "output", r.text("stdout"), "n=4 two after S\ntwo after S\n")
 }
