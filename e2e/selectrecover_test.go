@@ -12,8 +12,9 @@ import (
 // function): with and without default, in a function, in main's body (a
 // cell's top level in notebook form), in a goroutine, in a switch case,
 // with no loop around, next to a labelled break; breaks that belong to a
-// switch, a for or a function literal inside a select; and gotos from a
-// select case back before it (they crashed yaegi's compiler).
+// switch, a for or a function literal inside a select; gotos from a select
+// case back before it and continues from a select case (they crashed
+// yaegi's compiler); labels in switch cases (yaegi called them undefined).
 const selectProgram = `package main
 
 import (
@@ -112,6 +113,57 @@ func noLoop() string {
 	return "after the select, no loop"
 }
 
+func mixedJumps() {
+	ch := make(chan int, 20)
+	for i := 0; i < 20; i++ {
+		ch <- i
+	}
+	out := []int{}
+outer:
+	for round := 0; round < 10; round++ {
+		switch round % 3 {
+		case 0:
+			select {
+			case v := <-ch:
+				if v%2 == 0 {
+					continue outer
+				}
+				out = append(out, v)
+			}
+		case 1:
+		inner:
+			for {
+				select {
+				case v := <-ch:
+					if v > 15 {
+						break outer
+					}
+					if v%3 == 0 {
+						break inner
+					}
+					if v%5 == 0 {
+						continue
+					}
+					out = append(out, -v)
+					break
+				}
+				break
+			}
+		default:
+			select {
+			case v := <-ch:
+				switch {
+				case v == 7:
+					break
+				default:
+					out = append(out, v*10)
+				}
+			}
+		}
+	}
+	fmt.Println(out, len(ch))
+}
+
 func retry() string {
 	tries := 0
 	results := make(chan int, 1)
@@ -129,6 +181,7 @@ again:
 
 func main() {
 	fmt.Println(retry())
+	mixedJumps()
 	nested()
 	inner()
 	fmt.Println(inCase(1))

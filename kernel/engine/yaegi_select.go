@@ -35,18 +35,19 @@ import (
 // function literal, stands between them.
 //
 // A goto from a select case back to a label before the select (a retry:
-// `retry: select { ... case <-time.After(d): goto retry }`) sends yaegi's
-// compiler into endless recursion, which crashes the engine. Such a goto
-// breaks out of the select instead, and runs just after it (see
-// moveGotos); a select labelled by the cell gives its label to the block
-// around it, so that every goto to the label still lands there.
+// `retry: select { ... case <-time.After(d): goto retry }`), and a continue
+// in a select case of a loop whose body breaks after the select, send
+// yaegi's compiler into endless recursion, which crashes the engine. Such a
+// goto or continue breaks out of the select instead, and runs just after it
+// (see moveJumps); a select labelled by the cell gives its label to the
+// block around it, so that every goto to the label still lands there.
 //
 // Upgrading yaegi past these bugs means deleting this file and its call.
 
 var selectSeq atomic.Int64
 
 // rewriteSelects labels the selects under n and the breaks that leave them,
-// moves the gotos that jump back out of them, and puts the statements of a
+// moves the gotos and continues that leave them, and puts the statements of a
 // case that holds a label into a block (see above).
 func rewriteSelects(n ast.Node) {
 	labelList := func(list []ast.Stmt) {
@@ -90,8 +91,8 @@ func wrapSelect(s *ast.SelectStmt, user *ast.Ident) *ast.BlockStmt {
 	if user != nil {
 		breaks = append(breaks, labelBreaks(s, user.Obj)...)
 	}
-	gotos := backGotos(s)
-	if len(breaks) == 0 && len(gotos) == 0 {
+	jumps := leavingJumps(s)
+	if len(breaks) == 0 && len(jumps) == 0 {
 		return nil
 	}
 	n := selectSeq.Add(1)
@@ -101,8 +102,8 @@ func wrapSelect(s *ast.SelectStmt, user *ast.Ident) *ast.BlockStmt {
 	}
 	block := &ast.BlockStmt{Lbrace: s.Select, Rbrace: s.End(), List: []ast.Stmt{
 		&ast.LabeledStmt{Label: &ast.Ident{NamePos: s.Select, Name: label}, Colon: s.Select, Stmt: s}}}
-	if len(gotos) > 0 {
-		moveGotos(block, s, label, fmt.Sprintf("%sgoto%d", helperPrefix, n), gotos)
+	if len(jumps) > 0 {
+		moveJumps(block, s, label, fmt.Sprintf("%sgoto%d", helperPrefix, n), jumps)
 	}
 	return block
 }
@@ -143,30 +144,48 @@ func blockLabels(body []ast.Stmt) []ast.Stmt {
 	return append([]ast.Stmt{block}, tail...)
 }
 
-// backGotos returns the gotos in s's cases (nested selects included) to a
-// label that stands before s.
-func backGotos(s *ast.SelectStmt) []*ast.BranchStmt {
-	var gotos []*ast.BranchStmt
-	ast.Inspect(s.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+// leavingJumps returns the gotos in s's cases (nested selects included) to
+// a label that stands before s, and the continues that leave s.
+func leavingJumps(s *ast.SelectStmt) []*ast.BranchStmt {
+	var jumps []*ast.BranchStmt
+	before := func(label *ast.Ident) bool {
+		if label.Obj == nil {
 			return false
-		case *ast.BranchStmt:
-			if n.Tok != token.GOTO || n.Label == nil || n.Label.Obj == nil {
-				break
-			}
-			if decl, ok := n.Label.Obj.Decl.(*ast.LabeledStmt); ok && decl.Pos() < s.Pos() {
-				gotos = append(gotos, n)
-			}
 		}
-		return true
-	})
-	return gotos
+		decl, ok := label.Obj.Decl.(*ast.LabeledStmt)
+		return ok && decl.Pos() < s.Pos()
+	}
+	var walk func(n ast.Node, inLoop bool)
+	walk = func(n ast.Node, inLoop bool) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt:
+				walk(n.Body, true)
+				return false
+			case *ast.RangeStmt:
+				walk(n.Body, true)
+				return false
+			case *ast.BranchStmt:
+				switch {
+				case n.Tok == token.GOTO && n.Label != nil && before(n.Label),
+					n.Tok == token.CONTINUE && n.Label == nil && !inLoop,
+					n.Tok == token.CONTINUE && n.Label != nil && before(n.Label):
+					jumps = append(jumps, n)
+				}
+			}
+			return true
+		})
+	}
+	walk(s.Body, false)
+	return jumps
 }
 
-// moveGotos makes each goto of gotos inside s (the select labelled label,
-// the only statement of block) record which it was in the variable flag and
-// break out of s; after s, the goto with that number runs:
+// moveJumps makes each of jumps (gotos and continues) inside s (the
+// select labelled label, the only statement of block) record which it was
+// in the variable flag and break out of s; after s, the jump with that
+// number runs:
 //
 //	{                                   (block)
 //	    var __gocl_goto1 int
@@ -177,13 +196,13 @@ func backGotos(s *ast.SelectStmt) []*ast.BranchStmt {
 //
 // (the variable is reset there: the label may stand in the block, after
 // its declaration).
-func moveGotos(block *ast.BlockStmt, s *ast.SelectStmt, label, flag string, gotos []*ast.BranchStmt) {
+func moveJumps(block *ast.BlockStmt, s *ast.SelectStmt, label, flag string, jumps []*ast.BranchStmt) {
 	pos := s.Select
 	id := func(name string) *ast.Ident { return &ast.Ident{NamePos: pos, Name: name} }
 	num := func(k int) *ast.BasicLit { return &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: fmt.Sprint(k)} }
 	repl := map[ast.Stmt]ast.Stmt{}
 	var after []ast.Stmt
-	for k, g := range gotos {
+	for k, g := range jumps {
 		repl[g] = &ast.BlockStmt{Lbrace: g.Pos(), Rbrace: g.End(), List: []ast.Stmt{
 			&ast.AssignStmt{Lhs: []ast.Expr{id(flag)}, TokPos: g.Pos(), Tok: token.ASSIGN, Rhs: []ast.Expr{num(k + 1)}},
 			&ast.BranchStmt{TokPos: g.Pos(), Tok: token.BREAK, Label: &ast.Ident{NamePos: g.Pos(), Name: label}},

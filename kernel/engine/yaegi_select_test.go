@@ -409,3 +409,86 @@ fmt.Println(f(1))
 fmt.Println(f(2))`)
 	expect(t, "output", r.text("stdout"), "n=4 two after S\ntwo after S\n")
 }
+
+// TestSelectContinueRuns runs continues from select cases in loops whose
+// bodies break after the select, which crashed yaegi's compiler (endless
+// recursion), and a continue inside a for inside a select, which is that
+// for's own.
+func TestSelectContinueRuns(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, `func untilThree() int {
+	n := 0
+	for {
+		n++
+		select {
+		default:
+			if n < 3 {
+				continue
+			}
+		}
+		break
+	}
+	return n
+}
+
+func mixed() []int {
+	ch := make(chan int, 20)
+	for i := 0; i < 20; i++ {
+		ch <- i
+	}
+	out := []int{}
+outer:
+	for round := 0; round < 6; round++ {
+		select {
+		case v := <-ch:
+			for j := 0; j < 3; j++ {
+				if j == 1 {
+					continue
+				}
+				out = append(out, 100*j)
+			}
+			if v%2 == 0 {
+				continue outer
+			}
+			if v > 3 {
+				continue
+			}
+			out = append(out, v)
+		}
+		out = append(out, -1)
+		if round == 4 {
+			break
+		}
+	}
+	return out
+}`)
+	_, r := ok(t, e, "fmt.Println(untilThree(), mixed())")
+	// go run prints this.
+	expect(t, "output", r.text("stdout"), "3 [0 200 0 200 1 -1 0 200 0 200 3 -1 0 200 0 200]\n")
+}
+
+// TestRewriteSelectsMovesContinues checks that a continue that leaves a
+// select runs after it, and that a continue of a for inside the select
+// stays.
+func TestRewriteSelectsMovesContinues(t *testing.T) {
+	got := rewrittenSelects(t, `package p
+func f(ch chan int) {
+	for {
+		select {
+		case <-ch:
+			for {
+				continue // inner for
+			}
+			continue // the loop
+		}
+		break
+	}
+}
+`)
+	if !strings.Contains(got, "continue // inner for") || strings.Contains(got, "continue // the loop") {
+		t.Errorf("only the loop's continue should move:\n%s", got)
+	}
+	if !regexp.MustCompile(`(?s)if __gocl_goto\d+ == 1 \{\s*__gocl_goto\d+ = 0\s*continue\s*\}`).MatchString(got) {
+		t.Errorf("the loop's continue should run after the select:\n%s", got)
+	}
+}
