@@ -164,6 +164,28 @@ outer:
 	fmt.Println(out, len(ch))
 }
 
+func rangeBreak() []int {
+	done := make(chan struct{})
+	res := []int{}
+rl:
+	for _, x := range []int{1, 2, 3, 4, 5, 6} {
+		select {
+		case <-done:
+			break rl
+		default:
+			if x%2 == 0 {
+				continue rl
+			}
+			if x == 5 {
+				close(done)
+				continue
+			}
+		}
+		res = append(res, x)
+	}
+	return res
+}
+
 func retry() string {
 	tries := 0
 	results := make(chan int, 1)
@@ -182,6 +204,7 @@ again:
 func main() {
 	fmt.Println(retry())
 	mixedJumps()
+	fmt.Println(rangeBreak())
 	nested()
 	inner()
 	fmt.Println(inCase(1))

@@ -88,10 +88,12 @@ func rewriteSelects(n ast.Node) {
 // select's new label.
 func wrapSelect(s *ast.SelectStmt, user *ast.Ident) *ast.BlockStmt {
 	breaks := ownBreaks(s)
+	var own *ast.Object
 	if user != nil {
-		breaks = append(breaks, labelBreaks(s, user.Obj)...)
+		own = user.Obj
+		breaks = append(breaks, labelBreaks(s, own)...)
 	}
-	jumps := leavingJumps(s)
+	jumps := leavingJumps(s, own)
 	if len(breaks) == 0 && len(jumps) == 0 {
 		return nil
 	}
@@ -144,9 +146,11 @@ func blockLabels(body []ast.Stmt) []ast.Stmt {
 	return append([]ast.Stmt{block}, tail...)
 }
 
-// leavingJumps returns the gotos in s's cases (nested selects included) to
-// a label that stands before s, and the continues that leave s.
-func leavingJumps(s *ast.SelectStmt) []*ast.BranchStmt {
+// leavingJumps returns the jumps in s's cases (nested selects included)
+// that leave s, other than its plain breaks and the breaks by its own label
+// own: gotos to a label that stands before s, continues, and breaks by the
+// label of an enclosing statement.
+func leavingJumps(s *ast.SelectStmt, own *ast.Object) []*ast.BranchStmt {
 	var jumps []*ast.BranchStmt
 	before := func(label *ast.Ident) bool {
 		if label.Obj == nil {
@@ -170,6 +174,7 @@ func leavingJumps(s *ast.SelectStmt) []*ast.BranchStmt {
 			case *ast.BranchStmt:
 				switch {
 				case n.Tok == token.GOTO && n.Label != nil && before(n.Label),
+					n.Tok == token.BREAK && n.Label != nil && n.Label.Obj != own && before(n.Label),
 					n.Tok == token.CONTINUE && n.Label == nil && !inLoop,
 					n.Tok == token.CONTINUE && n.Label != nil && before(n.Label):
 					jumps = append(jumps, n)
