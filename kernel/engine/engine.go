@@ -61,15 +61,20 @@ type Engine struct {
 
 	stdin *stdinReader
 
-	state   sync.Mutex                          // guards what Scope reads
-	files   map[string]string                   // cell name -> source, for tracebacks
-	imports map[string]string                   // name in cells -> import path
-	types   map[string]string                   // type name -> normalized declaration
-	decls   map[string]Symbol                   // user declarations by name
-	dropped map[string]string                   // names a failed cell declared but never set, by cell
-	methods map[string]*ast.FuncDecl            // methods of the cells' types, by "T.M", for yaegi_modern.go
-	avail   map[string]bool                     // importable package paths
-	symbols map[string]map[string]reflect.Value // compiled symbols by import path, for exprType
+	state   sync.Mutex                            // guards what Scope reads
+	files   map[string]string                     // cell name -> source, for tracebacks
+	imports map[string]string                     // name in cells -> import path
+	types   map[string]string                     // type name -> normalized declaration
+	decls   map[string]Symbol                     // user declarations by name
+	dropped map[string]string                     // names a failed cell declared but never set, by cell
+	methods map[string]*ast.FuncDecl              // methods of the cells' types, by "T.M", for yaegi_modern.go
+	avail   map[string]bool                       // importable package paths
+	symbols map[string]map[string]reflect.Value   // compiled symbols by import path, for exprType
+	tables  []map[string]map[string]reflect.Value // the symbol tables, keyed as interp.Exports, for the type checker
+	cross   *crossing                             // values of cell types handed to compiled code (crossing.go)
+	// showType numbers the static type of the value the running cell
+	// shows, when compiled fmt would print it wrong; else -1.
+	showType int
 
 	trace   traceLog
 	result  atomic.Pointer[display.Bundle] // set by the show helper
@@ -154,7 +159,9 @@ func New(opts Options) (*Engine, error) {
 	// packages' interpreted sources (they replace the older ones yaegi
 	// compiles when it sees fmt), then the extra tables.
 	tables := append([]interp.Exports{stdlib.Symbols}, opts.Exports...)
+	e.cross = newCrossing()
 	for i, t := range tables {
+		e.tables = append(e.tables, t)
 		if err := e.in.Use(t); err != nil {
 			return nil, fmt.Errorf("load symbols: %w", err)
 		}

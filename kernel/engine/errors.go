@@ -129,8 +129,15 @@ func (e *Engine) compileError(cur string, err error) *CellError {
 	if strings.HasPrefix(msg, "import ") {
 		name = "ImportError"
 	}
-	return &CellError{Name: name, Value: firstLine(msg), Traceback: append([]string{name + ": " + msg}, loc...)}
+	ce := &CellError{Name: name, Value: firstLine(msg), Traceback: append([]string{name + ": " + msg}, loc...)}
+	fromInterpreter.Store(ce, true)
+	return ce
 }
+
+// fromInterpreter holds the errors that yaegi's compiler gave, which
+// triage.go may tell apart from gocl's own refusals (a type redefined, a
+// case it cannot answer): only yaegi's are asked about.
+var fromInterpreter sync.Map // *CellError -> true
 
 // exitRequest is the panic value of os.Exit in a cell: the kernel must not
 // exit with it.

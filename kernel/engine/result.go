@@ -80,8 +80,34 @@ func __gocl_at(i int) { __gocl_hook.At(i) }
 // asks yaegi (see yaegi_typeswitch.go).
 func __gocl_match(v any, typ any) (bool, bool) { return __gocl_hook.Matches(v, typ) }
 
+// __gocl_unwrapped is the cell's value a yaegi wrapper holds (an error or
+// fmt.Stringer made of a cell's value), else v (see yaegi_typeswitch.go).
+func __gocl_unwrapped(v any) any {
+	if v == nil {
+		return nil // (a nil v returned as is fails the assertion after it)
+	}
+	if __gocl_hook.IsWrapper(v) {
+		return __gocl_hook.Unwrap(v)
+	}
+	return v
+}
+
+// __gocl_bare reports whether v holds a cell's value bare, without the
+// type yaegi keeps beside it (see yaegi_typeswitch.go).
+func __gocl_bare(v any) bool { return v != nil && __gocl_hook.IsBare(v) }
+
 func __gocl_show1(v any) {
 	rich, text := __gocl_richOf(v)
+	__gocl_hook.Emit(v, text, rich)
+}
+
+// __gocl_show1t is __gocl_show1 for a value of a cell's type whose text
+// compiled fmt would get wrong: id numbers its static type (crossing.go).
+func __gocl_show1t(v any, id int) {
+	rich, text := __gocl_richOf(v)
+	if text == "" {
+		text = __gocl_hook.BoxText(v, id)
+	}
 	__gocl_hook.Emit(v, text, rich)
 }
 
@@ -188,6 +214,16 @@ func __gocl_show3(a, b, c any) { __gocl_hook.EmitN(a, b, c) }
 // their function instead of ending the kernel, and the hooks of the show
 // helpers and of guarded go statements.
 func (e *Engine) overrides() interp.Exports {
+	ex := e.baseOverrides()
+	hooks, mapTypes := crossHooks(e.cross)
+	for name, v := range hooks {
+		ex[hookPath+"/hook"][name] = v
+	}
+	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes)}
+	return ex
+}
+
+func (e *Engine) baseOverrides() interp.Exports {
 	return interp.Exports{
 		"os/os": {
 			"Stdin":  reflect.ValueOf(&e.stdin).Elem(),
@@ -203,15 +239,18 @@ func (e *Engine) overrides() interp.Exports {
 			"AfterFunc": reflect.ValueOf(e.contextAfterFunc),
 		},
 		hookPath + "/hook": {
-			"Emit":     reflect.ValueOf(e.emit),
-			"EmitN":    reflect.ValueOf(e.emitN),
-			"GoPanic":  reflect.ValueOf(e.goPanic),
-			"Rich":     reflect.ValueOf(richBundle),
-			"IsHandle": reflect.ValueOf(isHandle),
-			"At":       reflect.ValueOf(markStmt),
-			"Matches":  reflect.ValueOf(matchesType),
-			"Clear":    reflect.ValueOf(clearValue),
-			"Recover":  reflect.ValueOf(recovered), // yaegi_panics.go
+			"Emit":      reflect.ValueOf(e.emit),
+			"EmitN":     reflect.ValueOf(e.emitN),
+			"GoPanic":   reflect.ValueOf(e.goPanic),
+			"Rich":      reflect.ValueOf(richBundle),
+			"IsHandle":  reflect.ValueOf(isHandle),
+			"At":        reflect.ValueOf(markStmt),
+			"Matches":   reflect.ValueOf(matchesType),
+			"IsWrapper": reflect.ValueOf(isYaegiWrapper),
+			"Unwrap":    reflect.ValueOf(unwrapYaegi),
+			"IsBare":    reflect.ValueOf(isBare),
+			"Clear":     reflect.ValueOf(clearValue),
+			"Recover":   reflect.ValueOf(recovered), // yaegi_panics.go
 		},
 	}
 }

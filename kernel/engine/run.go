@@ -14,6 +14,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/seed43a1e1ab/gocl/kernel/celltypes"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -62,8 +63,17 @@ func (e *Engine) parseChunk(name, code string, ch chunk) (*parsed, error) {
 	return p, err
 }
 
-// execute runs code as the cell called name; e.mu is held.
+// execute runs code as the cell called name; e.mu is held. A compile
+// error on valid Go says that the limit is the interpreter's (triage.go).
 func (e *Engine) execute(ctx context.Context, code string, sink Sink, name string) Result {
+	r := e.executeCell(ctx, code, sink, name)
+	if err := e.triage(name, code, r.Err); err != nil {
+		r.Err = err
+	}
+	return r
+}
+
+func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name string) Result {
 	e.state.Lock()
 	e.files[name] = code
 	e.state.Unlock()
@@ -81,8 +91,40 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 		}
 		ps = append(ps, p)
 	}
+	var cross celltypes.Cell
+	var helpers *parsed
+	e.showType = -1
 	if name != "gocl" { // the engine's own helpers switch on types under recover
+		// First, while the cell's nodes are as parsed: values of the
+		// cells' types handed to compiled code (crossing.go).
+		cross = e.crossCell(ps)
+		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
+		needMethodValue := hasMethodValue(ps, e.methodDecls(ps))
+		var checked *celltypes.Checked
+		if needCross || needRange || needMethodValue {
+			checked = e.crossSession().Check(cross)
+		}
+		if needMethodValue { // yaegi_methodvalue.go
+			rewriteMethodValues(ps, checked.Info, e.qualifier(cross))
+		}
+		if needRange { // yaegi_rangetyped.go
+			e.rewriteTypedRanges(ps, checked.Info, e.qualifier(cross))
+		}
+		if needCross {
+			if src := e.rewriteCrossings(ps, checked); src != "" {
+				h, err := e.parseChunk(name, src, chunk{kind: kindDecl, start: 0, end: len(src), line: 1, col: 1})
+				if err != nil {
+					return Result{Err: e.syntaxError(name, fmt.Errorf("gocl's method helpers: %w", err))}
+				}
+				helpers = h // inserted after the rewrites below, which are not for it
+			}
+		}
 		isIface := e.interfaceCase()
+		kinds := e.cellTypeKinds(ps)
+		if err := e.refuseUntypedCases(name, ps, kinds); err != nil {
+			return Result{Err: err}
+		}
+		isCellStruct := caseOf(kinds, cellStruct)
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
 			if p.body != nil {
@@ -91,16 +133,24 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				e.rewriteModern(p.file, methods)
 			}
 			if p.body != nil {
-				rewriteTypeSwitches(p.body, isIface)
+				rewriteCellAssertions(p.body, isCellStruct)
+				rewriteTypeSwitches(p.body, isIface, isCellStruct)
 				rewriteSelects(p.body)        // yaegi_select.go
 				e.rewriteRecovers(p.body, ps) // yaegi_panics.go
 			} else if p.file != nil {
-				rewriteTypeSwitches(p.file, isIface)
+				rewriteCellAssertions(p.file, isCellStruct)
+				rewriteTypeSwitches(p.file, isIface, isCellStruct)
 				rewriteDefers(p.file)
 				rewriteSelects(p.file)
 				e.rewriteRecovers(p.file, ps)
 			}
 		}
+	}
+	if helpers != nil {
+		ps = insertHelpers(ps, helpers)
+	}
+	if debugRewrite {
+		dumpRewrite(name, ps)
 	}
 	if err := e.checkTypes(name, ps); err != nil {
 		return Result{Err: err}
@@ -128,6 +178,9 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				return Result{Err: e.locateTop(name, err, p.file.Decls[0].Pos())}
 			}
 			e.recordDecls(p)
+			if p == helpers {
+				e.cross.helpersCompiled(e.in.Eval)
+			}
 		case kindStmt:
 			stmts := p.body.List
 			var final *ast.ExprStmt
@@ -144,7 +197,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 				}
 			}
 			if final != nil {
-				if show := e.showCall(p, final.X); show != nil {
+				if show := e.showCall(p, final.X, e.showType); show != nil {
 					body.stmts = append(body.stmts, marker(len(body.pos), final.Pos()), show)
 					body.pos = append(body.pos, final.Pos())
 				} else if err := e.addStmt(name, p, &body, final); err != nil {
@@ -171,7 +224,25 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 			e.recordDecls(p)
 		}
 	}
+	if name != "gocl" {
+		e.crossSession().Commit(cross)
+	}
 	return Result{Data: data}
+}
+
+// insertHelpers puts the chunk of method helpers after the cell's last
+// import or declaration chunk: after the methods it calls, and before the
+// cell's last statements, whose final expression is shown.
+func insertHelpers(ps []*parsed, h *parsed) []*parsed {
+	at := 0
+	for i, p := range ps {
+		if p.kind != kindStmt {
+			at = i + 1
+		}
+	}
+	out := append([]*parsed{}, ps[:at]...)
+	out = append(out, h)
+	return append(out, ps[at:]...)
 }
 
 // block wraps statements of p in a block positioned like p's body, which

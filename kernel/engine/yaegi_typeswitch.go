@@ -45,15 +45,18 @@ var typeSwitchSeq atomic.Int64
 
 // rewriteTypeSwitches rewrites every type switch under n (see above).
 // isIface reports whether a case's type expression names an interface.
-func rewriteTypeSwitches(n ast.Node, isIface func(ast.Expr) bool) {
+func rewriteTypeSwitches(n ast.Node, isIface, isCellStruct func(ast.Expr) bool) {
+	made := map[*ast.TypeSwitchStmt]bool{} // the rewrite's own switches of concrete cases
 	rewriteList := func(list []ast.Stmt) {
 		for i, st := range list {
 			switch s := st.(type) {
 			case *ast.TypeSwitchStmt:
-				list[i] = exprSwitch(s, nil, isIface)
+				if !made[s] {
+					list[i] = exprSwitch(s, nil, isIface, isCellStruct, made)
+				}
 			case *ast.LabeledStmt:
 				if ts, ok := s.Stmt.(*ast.TypeSwitchStmt); ok {
-					list[i] = exprSwitch(ts, s, isIface)
+					list[i] = exprSwitch(ts, s, isIface, isCellStruct, made)
 				}
 			}
 		}
@@ -74,8 +77,8 @@ func rewriteTypeSwitches(n ast.Node, isIface func(ast.Expr) bool) {
 // exprSwitch returns the block that replaces ts (labelled by label, if not
 // nil). Nested type switches are rewritten by the caller's walk, which
 // visits the new block's case bodies afterwards.
-func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface func(ast.Expr) bool) ast.Stmt {
-	if !rewritable(ts) || !hasIfaceCase(ts, isIface) {
+func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface, isCellStruct func(ast.Expr) bool, made map[*ast.TypeSwitchStmt]bool) ast.Stmt {
+	if !rewritable(ts) || !(hasIfaceCase(ts, isIface) || hasIfaceCase(ts, isCellStruct)) {
 		if label != nil {
 			return label
 		}
@@ -109,10 +112,27 @@ func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface func(ast
 	which := id(val + "k")
 	concrete := &ast.TypeSwitchStmt{Switch: pos, Assign: &ast.ExprStmt{X: &ast.TypeAssertExpr{X: id(val), Lparen: pos, Rparen: pos}},
 		Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos}}
+	made[concrete] = true
 	outer = append(outer, &ast.AssignStmt{Lhs: []ast.Expr{which}, TokPos: pos, Tok: token.DEFINE,
 		Rhs: []ast.Expr{&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "-1"}}})
 	outer = append(outer, concrete)
 	next := 0
+
+	// yaegi's own switch never matches a cell's struct type (or a pointer
+	// to one) when the value is held bare, as it is in a composite literal's
+	// []any or behind an error: those cases are asked again, in order, by
+	// comma-ok assertions on the unwrapped value, which yaegi answers.
+	unwrapped, bare := id(val+"u"), id(val+"b")
+	var fallback []ast.Stmt
+	fallbackIf := func(t ast.Expr, n ast.Expr) {
+		fallback = append(fallback, &ast.IfStmt{If: pos,
+			Init: &ast.AssignStmt{Lhs: []ast.Expr{id(helperPrefix + "tv"), id(helperPrefix + "ok")}, TokPos: pos, Tok: token.DEFINE,
+				Rhs: []ast.Expr{&ast.TypeAssertExpr{X: unwrapped, Lparen: pos, Type: t, Rparen: pos}}},
+			Cond: &ast.BinaryExpr{X: &ast.BinaryExpr{X: id(helperPrefix + "ok"), OpPos: pos, Op: token.LAND, Y: bare}, OpPos: pos, Op: token.LAND,
+				Y: &ast.BinaryExpr{X: which, OpPos: pos, Op: token.EQL, Y: &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "-1"}}},
+			Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos, List: []ast.Stmt{
+				&ast.AssignStmt{Lhs: []ast.Expr{which}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{n}}}}})
+	}
 
 	sw := &ast.SwitchStmt{Switch: ts.Switch, Body: &ast.BlockStmt{Lbrace: ts.Body.Lbrace, Rbrace: ts.Body.Rbrace}}
 	for _, c := range ts.Body.List {
@@ -127,6 +147,9 @@ func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface func(ast
 				next++
 				concrete.Body.List = append(concrete.Body.List, &ast.CaseClause{Case: pos, Colon: pos, List: []ast.Expr{t},
 					Body: []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{which}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{n}}}})
+				if isCellStruct(t) {
+					fallbackIf(t, n)
+				}
 				test = &ast.BinaryExpr{X: which, OpPos: pos, Op: token.EQL, Y: n}
 			} else {
 				// Asked before the switch, in statements of the block: a
@@ -148,8 +171,12 @@ func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface func(ast
 		case len(cc.List) == 1 && !isNilIdent(cc.List[0]):
 			// (No `_ = t` for an unused t: yaegi accepts unused variables,
 			// and an assignment to _ corrupts an interface value.)
+			subject := id(val)
+			if isCellStruct(cc.List[0]) {
+				subject = unwrapped
+			}
 			body = append([]ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id(bound)}, TokPos: pos, Tok: token.DEFINE,
-				Rhs: []ast.Expr{&ast.TypeAssertExpr{X: id(val), Lparen: pos, Type: cc.List[0], Rparen: pos}}}}, cc.Body...)
+				Rhs: []ast.Expr{&ast.TypeAssertExpr{X: subject, Lparen: pos, Type: cc.List[0], Rparen: pos}}}}, cc.Body...)
 		default:
 			body = append([]ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id(bound)}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{id(val)}}}, cc.Body...)
 		}
@@ -158,6 +185,15 @@ func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface func(ast
 			clause.List = []ast.Expr{cond}
 		}
 		sw.Body.List = append(sw.Body.List, clause)
+	}
+	if len(fallback) > 0 {
+		// The fallback's value: the one an error or other yaegi wrapper
+		// holds, else the value itself.
+		outer = append(outer, &ast.AssignStmt{Lhs: []ast.Expr{unwrapped}, TokPos: pos, Tok: token.DEFINE,
+			Rhs: []ast.Expr{&ast.CallExpr{Fun: id(helperPrefix + "unwrapped"), Lparen: pos, Args: []ast.Expr{id(val)}, Rparen: pos}}},
+			&ast.AssignStmt{Lhs: []ast.Expr{bare}, TokPos: pos, Tok: token.DEFINE,
+				Rhs: []ast.Expr{&ast.CallExpr{Fun: id(helperPrefix + "bare"), Lparen: pos, Args: []ast.Expr{id(val)}, Rparen: pos}}})
+		outer = append(outer, fallback...)
 	}
 	var inner ast.Stmt = sw
 	if label != nil {
@@ -311,4 +347,170 @@ func (e *Engine) interfaceCase() func(ast.Expr) bool {
 		return false
 	}
 	return isIface
+}
+
+// isYaegiWrapper reports whether v is one of yaegi's wrappers: a compiled
+// struct that makes a cell's value satisfy a compiled interface (error,
+// fmt.Stringer, ...), holding the value in its first field, IValue.
+func isYaegiWrapper(v any) bool {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Struct || t.NumField() == 0 || !strings.HasPrefix(t.Name(), "_") {
+		return false
+	}
+	f := t.Field(0)
+	return f.Name == "IValue" && f.Type.Kind() == reflect.Interface
+}
+
+// isBare reports whether v reached compiled code as itself: not in the
+// interp.valueInterface that yaegi uses to keep a cell type beside a value.
+func isBare(v any) bool {
+	t := reflect.TypeOf(v)
+	return t != nil && !(t.PkgPath() == interpPath && t.Name() == "valueInterface")
+}
+
+// unwrapYaegi returns the value a yaegi wrapper holds.
+func unwrapYaegi(v any) any {
+	if !isYaegiWrapper(v) {
+		return v
+	}
+	return reflect.ValueOf(v).Field(0).Interface()
+}
+
+// Kinds of the cells' own named types, as the type switch rewrite sees them.
+const (
+	cellStruct = "struct"
+	cellIface  = "interface"
+	cellOther  = "other" // any other underlying type: int, string, []T, map, func...
+)
+
+// cellTypeKinds maps the name of every type the cells declared (the earlier
+// cells' and ps's own) to its kind; generic types and aliases are left out.
+func (e *Engine) cellTypeKinds(ps []*parsed) map[string]string {
+	kinds := map[string]string{}
+	e.state.Lock()
+	for name, text := range e.types {
+		if k := specKind(text); k != "" {
+			kinds[name] = k
+		}
+	}
+	e.state.Unlock()
+	for _, p := range ps {
+		if p.file == nil {
+			continue
+		}
+		for _, d := range p.file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, sp := range g.Specs {
+					ts := sp.(*ast.TypeSpec)
+					delete(kinds, ts.Name.Name)
+					if ts.Assign != 0 || ts.TypeParams != nil {
+						continue
+					}
+					switch ts.Type.(type) {
+					case *ast.StructType:
+						kinds[ts.Name.Name] = cellStruct
+					case *ast.InterfaceType:
+						kinds[ts.Name.Name] = cellIface
+					default:
+						kinds[ts.Name.Name] = cellOther
+					}
+				}
+			}
+		}
+	}
+	return kinds
+}
+
+// specKind is the kind of a kept type spec's text ("T struct { ... }"), or
+// "" for a generic type or an alias.
+func specKind(text string) string {
+	f := strings.Fields(text)
+	switch {
+	case len(f) < 2 || f[1] == "=" || strings.HasPrefix(f[1], "["):
+		return ""
+	case strings.HasPrefix(f[1], "struct"):
+		return cellStruct
+	case strings.HasPrefix(f[1], "interface"):
+		return cellIface
+	}
+	return cellOther
+}
+
+// caseOf returns the classifier of case (or assertion) types that name a
+// cell's type of the given kind, or a pointer to one.
+func caseOf(kinds map[string]string, kind string) func(ast.Expr) bool {
+	var is func(ast.Expr) bool
+	is = func(x ast.Expr) bool {
+		switch x := x.(type) {
+		case *ast.ParenExpr:
+			return is(x.X)
+		case *ast.StarExpr:
+			return kind != cellIface && is(x.X)
+		case *ast.Ident:
+			return kinds[x.Name] == kind
+		}
+		return false
+	}
+	return is
+}
+
+// refuseUntypedCases is the compile error for a type switch case on a
+// cell's named type that is not a struct or an interface (type Celsius
+// float64): yaegi holds such a value in an interface as its bare underlying
+// value, and its type switch never matches the case, nor could any test
+// tell a bare Celsius from a float64. (A type assertion to it stays allowed:
+// it is right for a Celsius, and wrong only for a bare float64 value, which
+// the README's limits name.)
+func (e *Engine) refuseUntypedCases(name string, ps []*parsed, kinds map[string]string) *CellError {
+	isOther := caseOf(kinds, cellOther)
+	var bad ast.Expr
+	check := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if bad != nil {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.TypeSwitchStmt:
+				for _, c := range n.Body.List {
+					for _, t := range c.(*ast.CaseClause).List {
+						if bad == nil && isOther(t) {
+							bad = t
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, p := range ps {
+		if p.body != nil {
+			check(p.body)
+		} else if p.file != nil {
+			check(p.file)
+		}
+		if bad != nil {
+			t := types2String(bad)
+			return e.errorAt(name, "CompileError", fmt.Sprintf("a type switch case on %s cannot be "+
+				"answered right here: %s is a type declared in a cell that is not a struct, and the interpreter (yaegi) "+
+				"keeps a %s held in an interface as a bare value of its underlying type, so it cannot tell the two apart. "+
+				"Declare it as a struct (type %s struct{ v ... }), test for a method instead (case interface{ M() }), or "+
+				"put this code in a cell that starts with //gocl:compile", t, t, t, strings.TrimPrefix(t, "*")), bad.Pos(), nil)
+		}
+	}
+	return nil
+}
+
+// rewriteCellAssertions makes every type assertion to a cell's struct type
+// (or a pointer to one) ask the unwrapped value: yaegi fails it on the
+// wrapper an error variable holds (`err.(*MyErr)` is false for
+// `var err error = &MyErr{}`).
+func rewriteCellAssertions(n ast.Node, isCellStruct func(ast.Expr) bool) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		ta, ok := n.(*ast.TypeAssertExpr)
+		if ok && ta.Type != nil && isCellStruct(ta.Type) {
+			ta.X = &ast.CallExpr{Fun: &ast.Ident{NamePos: ta.X.Pos(), Name: helperPrefix + "unwrapped"},
+				Lparen: ta.X.Pos(), Args: []ast.Expr{ta.X}, Rparen: ta.X.End()}
+		}
+		return true
+	})
 }

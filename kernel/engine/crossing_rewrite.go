@@ -1,0 +1,341 @@
+// How a call of compiled fmt, errors, encoding/json or text/template is
+// rewritten (see crossing.go).
+
+package engine
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+
+	"github.com/seed43a1e1ab/gocl/kernel/celltypes"
+	"github.com/seed43a1e1ab/gocl/kernel/cellvalue"
+	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
+	"github.com/seed43a1e1ab/gocl/kernel/symtypes"
+)
+
+// crossCell is what the engine keeps of a cell for the session: its
+// declarations and what its statements declare, as source.
+func (e *Engine) crossCell(ps []*parsed) celltypes.Cell {
+	c := celltypes.Cell{Imports: map[string]string{}}
+	for _, p := range ps {
+		switch p.kind {
+		case kindImport:
+			for _, spec := range p.file.Imports {
+				path, err := strconv.Unquote(spec.Path.Value)
+				if err != nil {
+					continue
+				}
+				name := importName(path)
+				if spec.Name != nil {
+					name = spec.Name.Name
+				}
+				c.Imports[name] = path
+			}
+		case kindDecl:
+			for _, d := range p.file.Decls {
+				c.Decls = append(c.Decls, d)
+				c.Texts = append(c.Texts, p.text(d))
+			}
+		case kindStmt:
+			c.Stmts = append(c.Stmts, p.body.List...)
+			for _, st := range p.body.List {
+				c.AddStmt(st, p.text)
+			}
+		}
+	}
+	return c
+}
+
+// crossSession returns the session's type checker, made on first use.
+func (e *Engine) crossSession() *celltypes.Session {
+	x := e.cross
+	if x.session == nil {
+		var sources []symtypes.Source
+		for _, s := range stdlib.Sources() {
+			sources = append(sources, symtypes.Source(s))
+		}
+		imp := symtypes.New(e.tables, sources)
+		e.state.Lock()
+		imports := make(map[string]string, len(e.imports))
+		for n, p := range e.imports {
+			if p != hookPath { // the engine's own, in no symbol table
+				imports[n] = p
+			}
+		}
+		e.state.Unlock()
+		x.session = celltypes.New(e.in.FileSet(), imp, imports)
+	}
+	return x.session
+}
+
+// needsCrossing reports whether a cell calls one of crossTargets, in a
+// session where a cell type exists: only such a cell is type-checked.
+func (e *Engine) needsCrossing(ps []*parsed, c celltypes.Cell) bool {
+	e.state.Lock()
+	typed := len(e.types) > 0
+	aliases := map[string]bool{}
+	for n, p := range e.imports {
+		if crossTargets[p] != nil {
+			aliases[n] = true
+		}
+	}
+	e.state.Unlock()
+	for n, p := range c.Imports {
+		aliases[n] = crossTargets[p] != nil
+	}
+	for _, p := range ps {
+		if typed {
+			break
+		}
+		var n ast.Node = p.body
+		if p.body == nil {
+			n = p.file
+		}
+		if n == nil {
+			continue
+		}
+		ast.Inspect(n, func(n ast.Node) bool { // a type declared anywhere, also in a function
+			if g, ok := n.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				typed = true
+			}
+			return !typed
+		})
+	}
+	if !typed {
+		return false
+	}
+	if finalExpr(ps) != nil {
+		return true // its value is shown
+	}
+	if len(aliases) == 0 {
+		return false
+	}
+	found := false
+	for _, p := range ps {
+		var n ast.Node = p.body
+		if p.body == nil {
+			n = p.file
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+					if id, ok := sel.X.(*ast.Ident); ok && aliases[id.Name] {
+						found = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// finalExpr is the expression whose value a cell shows: its last statement,
+// when that is an expression.
+func finalExpr(ps []*parsed) ast.Expr {
+	if len(ps) == 0 || ps[len(ps)-1].kind != kindStmt {
+		return nil
+	}
+	list := ps[len(ps)-1].body.List
+	if len(list) == 0 {
+		return nil
+	}
+	if es, ok := list[len(list)-1].(*ast.ExprStmt); ok {
+		return es.X
+	}
+	return nil
+}
+
+// rewriteCrossings type-checks the cell and rewrites its calls of
+// crossTargets (see above). It returns the source of the helpers the new
+// descriptors call, to compile with the cell's declarations, and the
+// descriptors waiting for their helpers.
+func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked) string {
+	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
+	e.showType = -1
+	if x := finalExpr(ps); x != nil {
+		if tv, ok := ch.Info.Types[x]; ok && tv.IsValue() && tv.Type != nil {
+			if _, tuple := tv.Type.(*types.Tuple); !tuple {
+				if d := b.desc(tv.Type); d.Kind != cellvalue.Basic {
+					e.showType = b.register(d)
+				}
+			}
+		}
+	}
+	for _, p := range ps {
+		var n ast.Node = p.body
+		if p.body == nil {
+			if p.kind != kindDecl {
+				continue
+			}
+			n = p.file
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				b.rewriteCall(ch.Info, call)
+			}
+			return true
+		})
+	}
+	return b.source()
+}
+
+// rewriteCall rewrites one call of a crossTargets function.
+func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || call.Ellipsis.IsValid() {
+		return
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		b.rewriteMethodCall(info, fn, call)
+		return
+	}
+	repl := crossTargets[fn.Pkg().Path()][fn.Name()]
+	if repl == "" || sig == nil {
+		return
+	}
+	isErrors := fn.Pkg().Path() == "errors"
+	changed := false
+	if fn.Pkg().Path() == "encoding/json" && fn.Name() == "Unmarshal" && len(call.Args) == 2 {
+		// The destination's static type: cellvalue decodes into it by
+		// its real field names.
+		t := info.TypeOf(call.Args[1])
+		if t == nil {
+			return
+		}
+		if d := b.desc(t); d.Kind != cellvalue.Basic {
+			call.Fun = hookSel(sel.Pos(), repl)
+			call.Args = append(call.Args, intLit(call.Rparen, b.register(d)))
+		}
+		return
+	}
+	if isErrors && fn.Name() == "As" && len(call.Args) == 2 {
+		pt, ok := info.TypeOf(call.Args[1]).(*types.Pointer)
+		if !ok {
+			return
+		}
+		d := b.desc(pt.Elem())
+		if d.Kind == cellvalue.Basic || d.Kind == cellvalue.Interface && !b.involvesCell(pt.Elem()) {
+			return
+		}
+		call.Fun = hookSel(sel.Pos(), repl)
+		call.Args = append(call.Args, intLit(call.Rparen, b.register(d)))
+		return
+	}
+	first := 0
+	if sig.Variadic() && !isErrors {
+		first = sig.Params().Len() - 1 // fmt's ...any; json's v is its only any
+	}
+	if fn.Pkg().Path() == "encoding/json" {
+		first = 0
+	}
+	for i := first; i < len(call.Args); i++ {
+		t := info.TypeOf(call.Args[i])
+		if t == nil {
+			continue
+		}
+		if _, iface := t.Underlying().(*types.Interface); iface && isErrors {
+			continue // errors' own arguments: cellvalue resolves wrappers
+		}
+		d := b.desc(t)
+		if d.Kind == cellvalue.Basic {
+			continue
+		}
+		a := call.Args[i]
+		hook := "Box"
+		if d.Kind == cellvalue.Interface {
+			hook = "BoxIface"
+		}
+		var boxed ast.Expr = &ast.CallExpr{Fun: hookSel(a.Pos(), hook), Lparen: a.Pos(),
+			Args: []ast.Expr{a, intLit(a.End(), b.register(d))}, Rparen: a.End()}
+		if isErrors {
+			// errors' parameters are errors: the box of a cell's error
+			// type is one.
+			boxed = &ast.TypeAssertExpr{X: boxed, Lparen: a.End(), Type: &ast.Ident{NamePos: a.End(), Name: "error"}, Rparen: a.End()}
+		}
+		call.Args[i] = boxed
+		changed = true
+	}
+	if changed {
+		call.Fun = hookSel(sel.Pos(), repl)
+	}
+}
+
+// mirrorMethods are the compiled methods that read a cell value's fields
+// by reflection, by the receiver's type and the method's name, with the
+// index of that argument: it is handed over as a mirror with the real
+// field names (cellvalue.Mirror). json's Encoder.Encode gets the box.
+var mirrorMethods = map[string]map[string]int{
+	"*text/template.Template": {"Execute": 1, "ExecuteTemplate": 2},
+	"*html/template.Template": {"Execute": 1, "ExecuteTemplate": 2},
+}
+
+// rewriteMethodCall hands a cell value to a method of mirrorMethods as a
+// mirror, and to (*json.Encoder).Encode as a box.
+func (b *descBuilder) rewriteMethodCall(info *types.Info, fn *types.Func, call *ast.CallExpr) {
+	recv := types.TypeString(fn.Type().(*types.Signature).Recv().Type(), nil)
+	hook, at := "Mirror", -1
+	if i, ok := mirrorMethods[recv][fn.Name()]; ok {
+		at = i
+	} else if recv == "*encoding/json.Decoder" && fn.Name() == "Decode" && len(call.Args) == 1 {
+		t := info.TypeOf(call.Args[0])
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if t == nil || !ok {
+			return
+		}
+		if d := b.desc(t); d.Kind != cellvalue.Basic {
+			call.Args = []ast.Expr{sel.X, call.Args[0], intLit(call.Rparen, b.register(d))}
+			call.Fun = hookSel(sel.Pos(), "JSONDecode")
+		}
+		return
+	} else if recv == "*encoding/json.Encoder" && fn.Name() == "Encode" {
+		hook, at = "Box", 0
+	}
+	if at < 0 || at >= len(call.Args) {
+		return
+	}
+	a := call.Args[at]
+	t := info.TypeOf(a)
+	if t == nil {
+		return
+	}
+	d := b.desc(t)
+	if d.Kind == cellvalue.Basic {
+		return
+	}
+	call.Args[at] = &ast.CallExpr{Fun: hookSel(a.Pos(), hook), Lparen: a.Pos(),
+		Args: []ast.Expr{a, intLit(a.End(), b.register(d))}, Rparen: a.End()}
+}
+
+func hookSel(pos token.Pos, name string) ast.Expr {
+	return &ast.SelectorExpr{X: &ast.Ident{NamePos: pos, Name: "__gocl_hook"}, Sel: &ast.Ident{NamePos: pos, Name: name}}
+}
+
+func intLit(pos token.Pos, n int) ast.Expr {
+	return &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.Itoa(n)}
+}
+
+// qualifier writes a package as the cell names it: by the name of its
+// import, in the cell or an earlier one; "" when it has none.
+func (e *Engine) qualifier(c celltypes.Cell) func(*types.Package) string {
+	names := map[string]string{}
+	e.state.Lock()
+	for n, p := range e.imports {
+		names[p] = n
+	}
+	e.state.Unlock()
+	for n, p := range c.Imports {
+		names[p] = n
+	}
+	return func(p *types.Package) string { return names[p.Path()] }
+}
