@@ -256,6 +256,7 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"Unwrap":    reflect.ValueOf(unwrapYaegi),
 			"IsBare":    reflect.ValueOf(isBare),
 			"Clear":     reflect.ValueOf(clearValue),
+			"Recover":   reflect.ValueOf(recovered), // yaegi_panics.go
 		},
 	}
 }

@@ -135,10 +135,14 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 			if p.body != nil {
 				rewriteCellAssertions(p.body, isCellStruct)
 				rewriteTypeSwitches(p.body, isIface, isCellStruct)
+				rewriteSelects(p.body)        // yaegi_select.go
+				e.rewriteRecovers(p.body, ps) // yaegi_panics.go
 			} else if p.file != nil {
 				rewriteCellAssertions(p.file, isCellStruct)
 				rewriteTypeSwitches(p.file, isIface, isCellStruct)
 				rewriteDefers(p.file)
+				rewriteSelects(p.file)
+				e.rewriteRecovers(p.file, ps)
 			}
 		}
 	}
