@@ -54,6 +54,9 @@ func goPanicMessage(where string, r any) string {
 		text = strings.TrimRight(panicText(v), "\n")
 	}
 	first, rest, _ := strings.Cut(text, "\n")
+	if goText, ok := goRuntimeText(first); ok {
+		first = goText // Go's words, not reflect's (yaegi_panics.go)
+	}
 	msg := fmt.Sprintf("%s in a %s: %s (goroutine stopped; the kernel keeps running)\n", name, where, first)
 	if rest != "" {
 		msg += rest + "\n"
