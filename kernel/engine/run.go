@@ -128,6 +128,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
 			if p.body != nil {
+				typeRuneConsts(p.body.List) // yaegi_runeconst.go
 				e.rewriteModern(p.body, methods)
 			} else if p.file != nil {
 				e.rewriteModern(p.file, methods)
