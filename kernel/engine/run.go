@@ -124,6 +124,9 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		if err := e.refuseUntypedCases(name, ps, kinds); err != nil {
 			return Result{Err: err}
 		}
+		if err := e.refuseGenericNameClash(name, ps); err != nil {
+			return Result{Err: err}
+		}
 		isCellStruct := caseOf(kinds, cellStruct)
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
