@@ -143,6 +143,13 @@ type errBox struct{ box }
 // multiErrBox is a box of a type with Error and Unwrap() []error.
 type multiErrBox struct{ box }
 
+// stringBox is a box of a type whose method set has String and not Error:
+// it is a fmt.Stringer, for code that asks for one (a type switch's case).
+type stringBox struct{ box }
+
+// String calls the cell type's String method.
+func (b stringBox) String() string { return b.t.Methods.String(b.raw) }
+
 // Box returns what compiled fmt, errors and encoding/json are given instead of
 // raw, a value of the static type t. It implements fmt.Formatter and
 // json.Marshaler; when t's method set has Error it also implements error,
@@ -196,6 +203,9 @@ func newBox(raw reflect.Value, t *Type) any {
 		}
 		return &errBox{b}
 	}
+	if m := t.Methods; m != nil && m.String != nil {
+		return &stringBox{b}
+	}
 	return &b
 }
 
@@ -219,6 +229,10 @@ func boxOf(v any) *box {
 	case *errBox:
 		return &b.box
 	case *multiErrBox:
+		return &b.box
+	case *stringBox:
+		return &b.box
+	case stringBox:
 		return &b.box
 	case box:
 		return &b

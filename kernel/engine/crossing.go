@@ -59,6 +59,7 @@ func crossHooks(x *crossing) (map[string]reflect.Value, map[reflect.Value][]refl
 		"Box":      reflect.ValueOf(x.box),
 		"BoxIface": boxIface,
 		"BoxAs":    reflect.ValueOf(x.boxAs),
+		"AsIface":  reflect.ValueOf(x.asIface),
 		"Mirror":   reflect.ValueOf(x.mirror),
 		"BoxText":  reflect.ValueOf(x.boxText),
 		// (Print, Println and Printf write where yaegi's own fmt does: to
@@ -101,6 +102,10 @@ type crossing struct {
 	dynAll   []dynCase                        // its cases
 	dynFn    reflect.Value                    // the compiled type switch: func(any) int
 	seq      int                              // numbers the helpers, so that no two cells' share a name
+	// methodNames is the method set of each cell type ("main.T", "*main.T")
+	// the descriptors met, by name: what a type switch's interface case
+	// asks of a value yaegi holds bare (yaegi_typeswitch.go).
+	methodNames map[string]map[string]bool
 }
 
 // next numbers a new helper.
@@ -112,7 +117,8 @@ func (x *crossing) next() int {
 }
 
 func newCrossing() *crossing {
-	x := &crossing{helpers: map[string]reflect.Value{}, rawTypes: map[reflect.Type]*cellvalue.Type{}, probed: map[string]bool{}, dynKnown: map[string]bool{}}
+	x := &crossing{helpers: map[string]reflect.Value{}, rawTypes: map[reflect.Type]*cellvalue.Type{}, probed: map[string]bool{}, dynKnown: map[string]bool{},
+		methodNames: map[string]map[string]bool{}}
 	cellvalue.SetResolver(x.resolve)
 	return x
 }
@@ -356,4 +362,46 @@ func valueInterfaceValue(v any) (any, bool) {
 		return nil, false
 	}
 	return inner.Interface(), true
+}
+
+// implements reports whether v, a value of a cell's type (bare, or in
+// yaegi's valueInterface), implements the compiled interface want, by its method set; known is
+// false when v's type is not known.
+func (x *crossing) implements(v any, want reflect.Type) (matched, known bool, raw any, d *cellvalue.Type) {
+	raw, d, ok := x.resolve(v)
+	if !ok || d == nil || d.Kind == cellvalue.Basic {
+		return false, false, nil, nil
+	}
+	x.mu.Lock()
+	names := x.methodNames[d.String]
+	x.mu.Unlock()
+	if names == nil {
+		return false, false, nil, nil
+	}
+	for i := 0; i < want.NumMethod(); i++ {
+		if !names[want.Method(i).Name] {
+			return false, true, raw, d
+		}
+	}
+	return true, true, raw, d
+}
+
+// asIface is __gocl_hook.AsIface: v as a value of the compiled interface
+// *typ's element, for a type switch case that matched it. A cell's value
+// that yaegi holds bare becomes its box, which has the methods fmt and
+// errors call (Error, String); anything else is v.
+func (x *crossing) asIface(v any, typ any) any {
+	pt := reflect.TypeOf(typ)
+	if pt == nil || pt.Kind() != reflect.Pointer || pt.Elem().Kind() != reflect.Interface {
+		return v
+	}
+	matched, known, raw, d := x.implements(v, pt.Elem())
+	if !known || !matched {
+		return v
+	}
+	b := cellvalue.Box(raw, d)
+	if bt := reflect.TypeOf(b); bt != nil && bt.Implements(pt.Elem()) {
+		return b
+	}
+	return v
 }

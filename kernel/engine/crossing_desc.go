@@ -259,9 +259,6 @@ func (b *descBuilder) probeAll() {
 		if _, isIface := n.Underlying().(*types.Interface); isIface {
 			continue
 		}
-		if st, ok := n.Underlying().(*types.Struct); ok && st.NumFields() == 0 {
-			continue // yaegi's type switch fails on a case of an empty struct type
-		}
 		b.x.mu.Lock()
 		known := b.x.dynKnown[name]
 		b.x.mu.Unlock()
@@ -292,6 +289,13 @@ func (b *descBuilder) methods(n *types.Named, ptr bool) *cellvalue.Methods {
 		t = types.NewPointer(n)
 	}
 	ms := types.NewMethodSet(t)
+	names := map[string]bool{}
+	for i := 0; i < ms.Len(); i++ {
+		names[ms.At(i).Obj().Name()] = true
+	}
+	b.x.mu.Lock()
+	b.x.methodNames[types.TypeString(t, qualifier)] = names
+	b.x.mu.Unlock()
 	m := &cellvalue.Methods{}
 	found := false
 	for i := 0; i < ms.Len(); i++ {

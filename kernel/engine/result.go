@@ -251,7 +251,7 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"Rich":      reflect.ValueOf(richBundle),
 			"IsHandle":  reflect.ValueOf(isHandle),
 			"At":        reflect.ValueOf(markStmt),
-			"Matches":   reflect.ValueOf(matchesType),
+			"Matches":   reflect.ValueOf(e.matchesType),
 			"IsWrapper": reflect.ValueOf(isYaegiWrapper),
 			"Unwrap":    reflect.ValueOf(unwrapYaegi),
 			"IsBare":    reflect.ValueOf(isBare),

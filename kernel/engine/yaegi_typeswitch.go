@@ -171,9 +171,14 @@ func exprSwitch(ts *ast.TypeSwitchStmt, label *ast.LabeledStmt, isIface, isCellS
 		case len(cc.List) == 1 && !isNilIdent(cc.List[0]):
 			// (No `_ = t` for an unused t: yaegi accepts unused variables,
 			// and an assignment to _ corrupts an interface value.)
-			subject := id(val)
+			var subject ast.Expr = id(val)
 			if isCellStruct(cc.List[0]) {
 				subject = unwrapped
+			} else if isIface(cc.List[0]) {
+				// A cell's value held bare comes as its box, which has the
+				// interface's methods (crossing.go).
+				subject = &ast.CallExpr{Fun: &ast.SelectorExpr{X: id("__gocl_hook"), Sel: id("AsIface")}, Lparen: pos,
+					Args: []ast.Expr{id(val), typeNil(cc.List[0], pos)}, Rparen: pos}
 			}
 			body = append([]ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id(bound)}, TokPos: pos, Tok: token.DEFINE,
 				Rhs: []ast.Expr{&ast.TypeAssertExpr{X: subject, Lparen: pos, Type: cc.List[0], Rparen: pos}}}}, cc.Body...)
@@ -260,6 +265,17 @@ func isCompiledValue(v any) bool {
 // matchesType reports whether v's type is typ's element type, or implements
 // it when that is an interface; known is false when v's type is a cell's,
 // which reflection cannot see the methods of.
+func (e *Engine) matchesType(v any, typ any) (matched, known bool) {
+	pt := reflect.TypeOf(typ)
+	if pt != nil && pt.Kind() == reflect.Pointer && pt.Elem().Kind() == reflect.Interface && !isCompiledValue(v) && e.cross != nil {
+		// A cell's value yaegi holds bare: its method set, from go/types.
+		if m, k, _, _ := e.cross.implements(v, pt.Elem()); k {
+			return m, true
+		}
+	}
+	return matchesType(v, typ)
+}
+
 func matchesType(v any, typ any) (matched, known bool) {
 	pt := reflect.TypeOf(typ)
 	if pt == nil || pt.Kind() != reflect.Pointer || !isCompiledValue(v) {

@@ -37,3 +37,18 @@ func TestTypeSwitchOnNonStructCellTypeIsRefused(t *testing.T) {
 	_, r := ok(t, e, "var w any = Celsius(2)\nc, isC := w.(Celsius)\nfmt.Println(c, isC)")
 	expect(t, "an assertion to Celsius", r.text("stdout"), "2 true\n")
 }
+
+// TestInterfaceCasesMatchCellValues checks interface cases of a type
+// switch on values of the cells' own types, which yaegi holds bare in a
+// []any literal: the case matches by the type's method set, and the bound
+// variable has the interface's methods.
+func TestInterfaceCasesMatchCellValues(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "type empty struct{}\nfunc (empty) Error() string { return \"empty error\" }\n"+
+		"type coded struct{ code int }\nfunc (c coded) Error() string { return fmt.Sprint(\"code \", c.code) }\n"+
+		"type named struct{ n string }\nfunc (n named) String() string { return \"named \" + n.n }\n"+
+		"func kind(v any) string {\n\tswitch x := v.(type) {\n\tcase error:\n\t\treturn \"error: \" + x.Error()\n"+
+		"\tcase fmt.Stringer:\n\t\treturn \"stringer: \" + x.String()\n\t}\n\treturn fmt.Sprintf(\"other %T\", v)\n}")
+	_, r := ok(t, e, "for _, v := range []any{empty{}, coded{7}, named{\"n\"}, 3} {\n\tfmt.Println(kind(v))\n}")
+	expect(t, "kinds", r.text("stdout"), "error: empty error\nerror: code 7\nstringer: named n\nother int\n")
+}
