@@ -93,6 +93,9 @@ type Checked struct {
 	Info   *types.Info
 	Pkg    *types.Package
 	Errors []error // type errors, in the order go/types found them
+	// ProbeAll is for the engine: describe every type the session declared
+	// (set by its caller, not by Check).
+	ProbeAll bool
 }
 
 // Check type-checks c against what earlier committed cells declared.

@@ -157,6 +157,9 @@ func finalExpr(ps []*parsed) ast.Expr {
 // descriptors waiting for their helpers.
 func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked) string {
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
+	if ch.ProbeAll {
+		b.probeAll()
+	}
 	e.showType = -1
 	if x := finalExpr(ps); x != nil {
 		if tv, ok := ch.Info.Types[x]; ok && tv.IsValue() && tv.Type != nil {
@@ -351,4 +354,37 @@ func (e *Engine) qualifier(c celltypes.Cell) func(*types.Package) string {
 // (type Shape interface{...}) included.
 func isIfaceDesc(d *cellvalue.Type) bool {
 	return d.Kind == cellvalue.Interface || d.Kind == cellvalue.Named && d.Under != nil && d.Under.Kind == cellvalue.Interface
+}
+
+// hasIfaceSwitch reports whether the cell has a type switch with a case of
+// a compiled interface type, in a session that declared types.
+func (e *Engine) hasIfaceSwitch(ps []*parsed) bool {
+	e.state.Lock()
+	typed := len(e.types) > 0
+	e.state.Unlock()
+	isIface := e.interfaceCase()
+	found := false
+	for _, p := range ps {
+		var n ast.Node = p.body
+		if p.body == nil {
+			n = p.file
+		}
+		if n == nil {
+			continue
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GenDecl:
+				if n.Tok == token.TYPE {
+					typed = true
+				}
+			case *ast.TypeSwitchStmt:
+				if hasIfaceCase(n, isIface) {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	return found && typed
 }

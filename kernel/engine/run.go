@@ -100,9 +100,14 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		cross = e.crossCell(ps)
 		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
 		needMethodValue := hasMethodValue(ps, e.methodDecls(ps))
+		// A type switch with an interface case matches a cell's value by
+		// its type's method set, which the descriptors record.
+		needTypes := e.hasIfaceSwitch(ps)
+		needCross = needCross || needTypes
 		var checked *celltypes.Checked
 		if needCross || needRange || needMethodValue {
 			checked = e.crossSession().Check(cross)
+			checked.ProbeAll = needTypes
 		}
 		if needMethodValue { // yaegi_methodvalue.go
 			rewriteMethodValues(ps, checked.Info, e.qualifier(cross))

@@ -52,3 +52,13 @@ func TestInterfaceCasesMatchCellValues(t *testing.T) {
 	_, r := ok(t, e, "for _, v := range []any{empty{}, coded{7}, named{\"n\"}, 3} {\n\tfmt.Println(kind(v))\n}")
 	expect(t, "kinds", r.text("stdout"), "error: empty error\nerror: code 7\nstringer: named n\nother int\n")
 }
+
+// TestInterfaceCaseInALaterCell checks the match when the type, the
+// function with the switch and the call are each in a cell of their own.
+func TestInterfaceCaseInALaterCell(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "type coded struct{ code int }\nfunc (c coded) Error() string { return fmt.Sprint(\"code \", c.code) }")
+	ok(t, e, "func kind(v any) string {\n\tswitch x := v.(type) {\n\tcase error:\n\t\treturn \"error: \" + x.Error()\n\t}\n\treturn \"other\"\n}")
+	_, r := ok(t, e, "xs := []any{coded{2}, 1}\nfmt.Println(kind(xs[0]), kind(xs[1]))")
+	expect(t, "kinds", r.text("stdout"), "error: code 2 other\n")
+}
