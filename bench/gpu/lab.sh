@@ -12,12 +12,15 @@
 # N are float64 counts (default: 5e8 = 4 GB, then 5e7 = 4e8 bytes). OUT gets
 # lab.tar.gz (everything, refreshed after each step), report.md (the table
 # for bench/RESULTS.md) and lab.log. Works on PoCL too (GOCL_CTX=0 etc.) at
-# small N, which is how it is tested.
+# small N, which is how it is tested. ROUNDS=K (default 1) runs the three
+# programs K times in turns and reports the merged rounds; NOTEBOOKS=0 skips
+# the notebooks.
 set -u
 bin=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
 sizes=${*:-500000000 50000000}
+rounds=${ROUNDS:-1}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 export GOCL_CTX="${GOCL_CTX:-nvidia}"
 export PYOPENCL_CTX="${PYOPENCL_CTX:-$GOCL_CTX}"
@@ -37,7 +40,7 @@ log=$out/lab.log
 : >"$log"
 pack() { tar czf "$out/lab.tar.gz.tmp" -C "$work" . && mv "$out/lab.tar.gz.tmp" "$out/lab.tar.gz"; }
 step() { echo "== $(date +%T) $*" | tee -a "$log" >&2; }
-peak() { name=$1; shift; timeout 150 "$py" "$here/bench/pyopencl/peakrss.py" "$work/res/peak-$name.json" "$@"; }
+peak() { pdir=$1 name=$2; shift 2; timeout 150 "$py" "$here/bench/pyopencl/peakrss.py" "$pdir/peak-$name.json" "$@"; }
 
 step machine
 { nvidia-smi 2>/dev/null; lscpu | sed -n '1,20p'; free -g; uname -a; "$py" -c 'import pyopencl, numpy, sys; print(sys.version, pyopencl.VERSION_TEXT, numpy.__version__)'; } >"$work/machine.txt" 2>&1
@@ -46,13 +49,25 @@ step machine
 pack
 
 for n in $sizes; do
-	step "C reference, N=$n"
-	peak "clref-$n" "$bin/clref" "$n" >"$work/res/ref-$n.json" 2>>"$log" || echo "clref failed at N=$n" >>"$log"
-	step "gocl cells (bench/transfer/cells.ipynb), N=$n"
-	GOCL_BENCH_N=$n GOCL_BENCH_OUT=$work/res/cells-$n.json peak "gocl-$n" "$bin/gocl" run "$here/bench/transfer/cells.ipynb" -o "$work/res/cells-$n.out.ipynb" >>"$log" 2>&1 ||
-		echo "gocl cells failed at N=$n" >>"$log"
-	step "PyOpenCL seed script, N=$n"
-	peak "pyopencl-$n" "$py" "$here/bench/pyopencl/seed.py" "$n" >"$work/res/pyopencl-$n.json" 2>>"$log" || echo "pyopencl failed at N=$n" >>"$log"
+	# ROUNDS > 1 runs the three programs in turns, round after round, into
+	# res-rK/, and merges the rounds into res/ (bench/pyopencl/merge_rounds.py):
+	# more samples of the driver's swings, falling on all three alike.
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		dir=$work/res
+		[ "$rounds" -gt 1 ] && dir=$work/res-r$r && mkdir -p "$dir"
+		step "C reference, N=$n, round $r of $rounds"
+		peak "$dir" "clref-$n" "$bin/clref" "$n" >"$dir/ref-$n.json" 2>>"$log" || echo "clref failed at N=$n" >>"$log"
+		step "gocl cells (bench/transfer/cells.ipynb), N=$n, round $r of $rounds"
+		GOCL_BENCH_N=$n GOCL_BENCH_OUT=$dir/cells-$n.json peak "$dir" "gocl-$n" "$bin/gocl" run "$here/bench/transfer/cells.ipynb" -o "$dir/cells-$n.out.ipynb" >>"$log" 2>&1 ||
+			echo "gocl cells failed at N=$n" >>"$log"
+		step "PyOpenCL seed script, N=$n, round $r of $rounds"
+		peak "$dir" "pyopencl-$n" "$py" "$here/bench/pyopencl/seed.py" "$n" >"$dir/pyopencl-$n.json" 2>>"$log" || echo "pyopencl failed at N=$n" >>"$log"
+		r=$((r + 1))
+	done
+	if [ "$rounds" -gt 1 ]; then
+		"$py" "$here/bench/pyopencl/merge_rounds.py" "$work/res" "$work"/res-r* 2>>"$log"
+	fi
 	if [ -x "$bin/hostblocked" ]; then
 		# The same pinned write, C, compiled clapi and a cell interleaved in
 		# one process (bench/hostblocked): ratios that no process swing skews.
@@ -65,6 +80,7 @@ for n in $sizes; do
 	pack
 done
 
+[ "${NOTEBOOKS:-1}" = 0 ] && { step done; cat "$out/report.md"; exit 0; }
 for nb in 08 04; do
 	f=$(ls "$here"/notebooks/"$nb"-*.ipynb 2>/dev/null) || continue
 	cp "$f" "$work/notebooks/"

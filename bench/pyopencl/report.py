@@ -108,6 +108,11 @@ def section(d, n):
     out = []
     nbytes = any_side.get("bytes", 8 * n)
     out.append("### %.3g bytes (%d float64 values), %s\n" % (nbytes, n, any_side.get("device", "?")))
+    rounds = max((v or {}).get("rounds", 1) for v in (gocl, py, c))
+    if rounds > 1:
+        out.append("Each program ran %d times, in turns (C, gocl, PyOpenCL, then again): a step measured several times "
+                   "in a run is the median of all %d rounds' samples (the pinned write: %d), any other figure the median "
+                   "of the rounds' (bench/pyopencl/merge_rounds.py).\n" % (rounds, rounds, 5 * rounds))
     missing = [name for name, v in (("gocl", gocl), ("PyOpenCL", py), ("C", c)) if not v]
     if missing:
         out.append("Missing this run: %s (see lab.log).\n" % ", ".join(missing))
