@@ -75,7 +75,7 @@ func writePackages(w io.Writer, paths []string) {
 	for _, l := range catalog.GenericLimits {
 		fmt.Fprintf(w, "  - %s\n", l)
 	}
-	fmt.Fprintf(w, "\nWarning, a wrong answer rather than an error: %s.\n", catalog.GenericNameClash)
+	fmt.Fprintf(w, "\nRefused: %s.\n", catalog.GenericNameClash)
 	fmt.Fprint(w, "\nCells cannot import:\n\n")
 	var refused []string
 	for p := range catalog.Refused {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib/catalog"
+
 	"github.com/traefik/yaegi/interp"
 )
 
@@ -129,6 +131,7 @@ func (e *Engine) compileError(cur string, err error) *CellError {
 	if strings.HasPrefix(msg, "import ") {
 		name = "ImportError"
 	}
+	msg += e.missingSymbolNote(msg)
 	ce := &CellError{Name: name, Value: firstLine(msg), Traceback: append([]string{name + ": " + msg}, loc...)}
 	fromInterpreter.Store(ce, true)
 	return ce
@@ -281,4 +284,31 @@ func (f *stderrFilter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return cellStderr.Write(p)
+}
+
+// missingSymbolRE matches yaegi's words for a name a package does not have:
+// "undefined selector errors.AsType", `package errors "errors" has no
+// symbol AsType`.
+var missingSymbolRE = regexp.MustCompile(`undefined selector (\w+)\.(\w+)|package \w+ "([^"]+)" has no symbol (\w+)`)
+
+// missingSymbolNote says why a standard package lacks a name cells ask for,
+// when the package's note in the catalog names it (a compiled generic such
+// as errors.AsType), or "".
+func (e *Engine) missingSymbolNote(msg string) string {
+	m := missingSymbolRE.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	path, sym := m[3], m[4]
+	if m[1] != "" {
+		e.state.Lock()
+		path = e.imports[m[1]]
+		e.state.Unlock()
+		sym = m[2]
+	}
+	note, ok := catalog.Notes[path]
+	if !ok || !strings.Contains(note, sym) {
+		return ""
+	}
+	return " (not supported in cells: " + note + ")"
 }

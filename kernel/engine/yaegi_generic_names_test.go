@@ -17,3 +17,14 @@ func TestGenericNameOfAStandardPackageIsRefused(t *testing.T) {
 	expect(t, "another name", r.text("stdout"), "[3 2 1]\n")
 	ok(t, e, "func Reverse(s []int) []int { return s }") // not generic: no mix-up
 }
+
+// TestMissingCompiledGenericSaysWhy checks that a compiled generic of a
+// standard package that cells lack is named as such, with the catalog's
+// workaround.
+func TestMissingCompiledGenericSaysWhy(t *testing.T) {
+	e := newEngine(t)
+	err := fails(t, e, "import \"errors\"\nv, ok := errors.AsType[error](errors.New(\"x\"))\nfmt.Println(v, ok)")
+	if !strings.Contains(err.Value, "not supported in cells") || !strings.Contains(err.Value, "errors.As(err, &target)") {
+		t.Errorf("errors.AsType: %s", tb(err))
+	}
+}

@@ -71,12 +71,12 @@ var GenericLimits = []string{
 	"explicit instantiation takes the element type: slices.Index[int](s, v), not slices.Index[[]int, int]",
 }
 
-// GenericNameClash is a yaegi v0.16.1 bug that gives wrong answers, not
-// errors, until it is fixed: it caches generic instances by function name
-// and type arguments, whatever the package.
-const GenericNameClash = "a cell's own generic function with the name of a slices, maps or cmp function " +
-	"(Reverse, Max, Index...) is mixed up with it when both are called with the same type arguments: " +
-	"the first one instantiated runs for both. Give your generic functions other names (myReverse)"
+// GenericNameClash is a yaegi v0.16.1 bug that would give wrong answers:
+// it caches generic instances by function name and type arguments,
+// whatever the package. The engine refuses such a cell (yaegi_generic_names.go).
+const GenericNameClash = "a cell's own generic function with the name of a slices, maps, cmp or iter function " +
+	"(Reverse, Max, Index...) is refused with a compile error: yaegi would mix it up with that function and run " +
+	"the first one instantiated for both. Give your generic functions other names (reversed, MaxOf)"
 
 // Spec says how to extract one package's table.
 type Spec struct {
