@@ -104,10 +104,16 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		// its type's method set, which the descriptors record.
 		needTypes := e.hasIfaceSwitch(ps)
 		needCross = needCross || needTypes
+		later := e.laterNames(ps)
 		var checked *celltypes.Checked
-		if needCross || needRange || needMethodValue {
+		if needCross || needRange || needMethodValue || len(later) > 0 {
 			checked = e.crossSession().Check(cross)
 			checked.ProbeAll = needTypes
+		}
+		if len(later) > 0 { // usebeforedecl.go
+			if err := e.refuseUseBeforeDecl(name, ps, &typesErrors{errs: checked.Errors, later: later}); err != nil {
+				return Result{Err: err}
+			}
 		}
 		if needMethodValue { // yaegi_methodvalue.go
 			rewriteMethodValues(ps, checked.Info, e.qualifier(cross))
