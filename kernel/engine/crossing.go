@@ -106,6 +106,7 @@ type crossing struct {
 	// the descriptors met, by name: what a type switch's interface case
 	// asks of a value yaegi holds bare (yaegi_typeswitch.go).
 	methodNames map[string]map[string]bool
+	helperByKey map[string]string // a method's identity -> its compiled helper
 }
 
 // next numbers a new helper.
@@ -118,7 +119,7 @@ func (x *crossing) next() int {
 
 func newCrossing() *crossing {
 	x := &crossing{helpers: map[string]reflect.Value{}, rawTypes: map[reflect.Type]*cellvalue.Type{}, probed: map[string]bool{}, dynKnown: map[string]bool{},
-		methodNames: map[string]map[string]bool{}}
+		methodNames: map[string]map[string]bool{}, helperByKey: map[string]string{}}
 	cellvalue.SetResolver(x.resolve)
 	return x
 }

@@ -17,6 +17,7 @@ import (
 // of a cell type, or (method "") the probe that tells its bare type.
 type helperReq struct {
 	name, recv, method string
+	key                string // the method's identity, for reuse (methods)
 	sig                string // the helper's parameters and results after the receiver
 	call               string // the method call's arguments
 	results            bool
@@ -313,9 +314,20 @@ func (b *descBuilder) methods(n *types.Named, ptr bool) *cellvalue.Methods {
 		if ptr {
 			recv = "*" + recv
 		}
-		name := fmt.Sprintf("%scv%d_%s", helperPrefix, b.x.next(), f.Name())
-		req := &helperReq{name: name, recv: recv, method: f.Name()}
-		b.helpers[name] = req
+		// A helper compiled for this very method (same declarations, same
+		// positions) is used again: re-running a cell that prints adds no
+		// global to the interpreter.
+		key := fmt.Sprintf("%s.%s@%d/%d", recv, f.Name(), n.Obj().Pos(), f.Pos())
+		b.x.mu.Lock()
+		name, cached := b.x.helperByKey[key]
+		_, compiled := b.x.helpers[name]
+		b.x.mu.Unlock()
+		req := &helperReq{recv: recv, method: f.Name(), key: key}
+		if !cached || !compiled {
+			name = fmt.Sprintf("%scv%d_%s", helperPrefix, b.x.next(), f.Name())
+			b.helpers[name] = req
+		}
+		req.name = name
 		call := b.x.caller(name)
 		switch kind {
 		case "String":
@@ -469,9 +481,12 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, b := range x.pending {
-		for name := range b.helpers {
+		for name, h := range b.helpers {
 			if fn, err := eval(name); err == nil && fn.IsValid() && fn.Kind() == reflect.Func {
 				x.helpers[name] = fn
+				if h.key != "" {
+					x.helperByKey[h.key] = name
+				}
 			}
 		}
 		for _, p := range b.probes {

@@ -61,17 +61,18 @@ type Engine struct {
 
 	stdin *stdinReader
 
-	state   sync.Mutex                            // guards what Scope reads
-	files   map[string]string                     // cell name -> source, for tracebacks
-	imports map[string]string                     // name in cells -> import path
-	types   map[string]string                     // type name -> normalized declaration
-	decls   map[string]Symbol                     // user declarations by name
-	dropped map[string]string                     // names a failed cell declared but never set, by cell
-	methods map[string]*ast.FuncDecl              // methods of the cells' types, by "T.M", for yaegi_modern.go
-	avail   map[string]bool                       // importable package paths
-	symbols map[string]map[string]reflect.Value   // compiled symbols by import path, for exprType
-	tables  []map[string]map[string]reflect.Value // the symbol tables, keyed as interp.Exports, for the type checker
-	cross   *crossing                             // values of cell types handed to compiled code (crossing.go)
+	state       sync.Mutex                            // guards what Scope reads
+	files       map[string]string                     // cell name -> source, for tracebacks
+	imports     map[string]string                     // name in cells -> import path
+	types       map[string]string                     // type name -> normalized declaration
+	decls       map[string]Symbol                     // user declarations by name
+	dropped     map[string]string                     // names a failed cell declared but never set, by cell
+	methods     map[string]*ast.FuncDecl              // methods of the cells' types, by "T.M", for yaegi_modern.go
+	methodTexts map[string]string                     // normalized source of each method, by "T.M"
+	avail       map[string]bool                       // importable package paths
+	symbols     map[string]map[string]reflect.Value   // compiled symbols by import path, for exprType
+	tables      []map[string]map[string]reflect.Value // the symbol tables, keyed as interp.Exports, for the type checker
+	cross       *crossing                             // values of cell types handed to compiled code (crossing.go)
 	// showType numbers the static type of the value the running cell
 	// shows, when compiled fmt would print it wrong; else -1.
 	showType int
@@ -132,13 +133,14 @@ func New(opts Options) (*Engine, error) {
 	useOwnStdio()
 	resetComms() // comms of an earlier interpreter are gone (comm.go)
 	e := &Engine{
-		files:   map[string]string{},
-		imports: map[string]string{},
-		types:   map[string]string{},
-		decls:   map[string]Symbol{},
-		dropped: map[string]string{},
-		methods: map[string]*ast.FuncDecl{},
-		avail:   map[string]bool{},
+		files:       map[string]string{},
+		imports:     map[string]string{},
+		types:       map[string]string{},
+		decls:       map[string]Symbol{},
+		dropped:     map[string]string{},
+		methods:     map[string]*ast.FuncDecl{},
+		methodTexts: map[string]string{},
+		avail:       map[string]bool{},
 	}
 	e.stdin = &stdinReader{}
 	e.in = interp.New(interp.Options{

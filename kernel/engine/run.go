@@ -493,9 +493,29 @@ func (e *Engine) checkTypes(name string, ps []*parsed) *CellError {
 		types[k] = v
 	}
 	e.state.Unlock()
+	e.state.Lock()
+	methodTexts := make(map[string]string, len(e.methodTexts))
+	for k, v := range e.methodTexts {
+		methodTexts[k] = v
+	}
+	e.state.Unlock()
 	for _, p := range ps {
 		if p.kind != kindDecl {
 			continue
+		}
+		for _, d := range p.file.Decls {
+			// yaegi keeps the first declaration of a method: a later cell's
+			// other body for it would never run.
+			f, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			k := methodKey(f)
+			if old, seen := methodTexts[k]; k != "" && seen && old != normalize(p.text(f)) {
+				return e.errorAt(name, "CompileError", fmt.Sprintf("method %s was declared in an earlier cell, and the "+
+					"interpreter keeps the first declaration of a method: this one would never run. Restart the kernel "+
+					"to change it, or declare the type again under another name", k), f.Name.Pos(), nil)
+			}
 		}
 		var decls []ast.Decl
 		for _, d := range p.file.Decls {

@@ -105,6 +105,7 @@ func (e *Engine) recordDecls(p *parsed) {
 		case *ast.FuncDecl:
 			if k := methodKey(d); k != "" {
 				e.methods[k] = d
+				e.methodTexts[k] = normalize(p.text(d))
 			}
 			if d.Recv == nil {
 				e.decls[d.Name.Name] = Symbol{Kind: "func", Decl: strings.TrimSpace(p.text(d.Type))}
