@@ -227,10 +227,9 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 		if !ok {
 			return
 		}
+		// Always cellvalue's As, also for a compiled target: the chain may
+		// pass through a cell's error, whose Unwrap only cellvalue sees.
 		d := b.desc(pt.Elem())
-		if d.Kind == cellvalue.Basic || d.Kind == cellvalue.Interface && !b.involvesCell(pt.Elem()) {
-			return
-		}
 		call.Fun = hookSel(sel.Pos(), repl)
 		call.Args = append(call.Args, intLit(call.Rparen, b.register(d)))
 		return
@@ -276,7 +275,10 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 		call.Args[i] = boxed
 		changed = true
 	}
-	if changed {
+	if changed || isErrors {
+		// errors' functions are always cellvalue's in a session with cell
+		// types: a cell's error in the chain (yaegi's wrapper) has an Unwrap,
+		// Is or As that compiled errors cannot see.
 		call.Fun = hookSel(sel.Pos(), repl)
 	}
 }
