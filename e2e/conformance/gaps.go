@@ -78,7 +78,6 @@ var KnownGaps = []Gap{
 		//   chan8: `<-messages && true` is false in most runs (yaegi race);
 		//   convert0: declares func sort, a package every cell has without
 		//     an import; flag0: flag parses the kernel's own command line;
-		//   issue-1425: io.Copy does not see a cell type's WriteTo;
 		//   redeclaration-global2: a package imported twice is accepted, as
 		//     in later cells; ret5: `var a, b int = r2()` at package level
 		//     leaves invalid values (yaegi, declaration compiled alone);
@@ -88,7 +87,7 @@ var KnownGaps = []Gap{
 		Reason: "open engine differences, one program each (see the comment in gaps.go and the README's limits)",
 		Matches: func(p YaegiProgram, _ Outcome) bool {
 			switch p.Name {
-			case "chan8.go", "convert0.go", "flag0.go", "issue-1425.go", "redeclaration-global2.go", "ret5.go", "switch13.go", "type24.go":
+			case "chan8.go", "convert0.go", "flag0.go", "redeclaration-global2.go", "ret5.go", "switch13.go", "type24.go":
 				return true
 			}
 			return false

@@ -46,6 +46,7 @@ var crossTargets = map[string]map[string]string{
 		"Appendf": "FmtAppendf"},
 	"errors":        {"Is": "ErrorsIs", "As": "ErrorsAs", "Unwrap": "ErrorsUnwrap", "Join": "ErrorsJoin"},
 	"encoding/json": {"Marshal": "JSONMarshal", "MarshalIndent": "JSONMarshalIndent", "Unmarshal": "JSONUnmarshal"},
+	"io":            {"Copy": "-"}, // rewritten in place (rewriteCopy)
 }
 
 // crossHooks are the replacements, as the hook package exports them, and

@@ -203,6 +203,10 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 		b.rewriteMethodCall(info, fn, call)
 		return
 	}
+	if fn.Pkg().Path() == "io" && fn.Name() == "Copy" {
+		b.rewriteCopy(info, call)
+		return
+	}
 	repl := crossTargets[fn.Pkg().Path()][fn.Name()]
 	if repl == "" || sig == nil {
 		return
@@ -389,4 +393,72 @@ func (e *Engine) hasIfaceSwitch(ps []*parsed) bool {
 		})
 	}
 	return found && typed
+}
+
+// rewriteCopy makes io.Copy(dst, src) call the WriteTo of src, or else the
+// ReadFrom of dst, when its static type is a cell's type that has one, as
+// io.Copy does: yaegi hands io.Copy an io.Reader wrapper that has Read
+// alone, so the cell's method never ran (yaegi's issue-1425).
+//
+//	io.Copy(dst, src)  →  func(d io.Writer, s T) (int64, error) { return s.WriteTo(d) }(dst, src)
+func (b *descBuilder) rewriteCopy(info *types.Info, call *ast.CallExpr) {
+	if len(call.Args) != 2 {
+		return
+	}
+	has := func(t types.Type, method string) bool {
+		if t == nil {
+			return false
+		}
+		if _, iface := t.Underlying().(*types.Interface); iface {
+			return false
+		}
+		named := t
+		if p, ok := t.(*types.Pointer); ok {
+			named = p.Elem()
+		}
+		if _, ok := isCell(named); !ok {
+			return false
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, false, b.pkg, method)
+		_, isFunc := obj.(*types.Func)
+		return isFunc
+	}
+	dt, st := info.TypeOf(call.Args[0]), info.TypeOf(call.Args[1])
+	var recvType types.Type
+	var body string
+	switch {
+	case has(st, "WriteTo"):
+		recvType, body = st, "WriteTo"
+	case has(dt, "ReadFrom"):
+		recvType, body = dt, "ReadFrom"
+	default:
+		return
+	}
+	pos := call.Pos()
+	qualify := func(p *types.Package) string { return p.Name() }
+	typ, ok := goTypeExpr(recvType, qualify, pos)
+	if !ok {
+		return
+	}
+	io := func(name string) ast.Expr {
+		return &ast.SelectorExpr{X: &ast.Ident{NamePos: pos, Name: call.Fun.(*ast.SelectorExpr).X.(*ast.Ident).Name}, Sel: &ast.Ident{NamePos: pos, Name: name}}
+	}
+	id := func(name string) *ast.Ident { return &ast.Ident{NamePos: pos, Name: name} }
+	dType, sType := io("Writer"), ast.Expr(typ)
+	recv, arg := "s", "d"
+	if body == "ReadFrom" {
+		dType, sType = typ, io("Reader")
+		recv, arg = "d", "s"
+	}
+	lit := &ast.FuncLit{
+		Type: &ast.FuncType{Func: pos,
+			Params: &ast.FieldList{List: []*ast.Field{
+				{Names: []*ast.Ident{id("d")}, Type: dType},
+				{Names: []*ast.Ident{id("s")}, Type: sType}}},
+			Results: &ast.FieldList{List: []*ast.Field{{Type: id("int64")}, {Type: id("error")}}}},
+		Body: &ast.BlockStmt{Lbrace: pos, Rbrace: call.End(), List: []ast.Stmt{&ast.ReturnStmt{Return: pos,
+			Results: []ast.Expr{&ast.CallExpr{Fun: &ast.SelectorExpr{X: id(recv), Sel: id(body)}, Lparen: pos,
+				Args: []ast.Expr{id(arg)}, Rparen: pos}}}}},
+	}
+	call.Fun = lit
 }

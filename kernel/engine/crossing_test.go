@@ -31,3 +31,16 @@ func TestRerunReusesMethodHelpers(t *testing.T) {
 	_, r = ok(t, e, print)
 	expect(t, "after the same declaration again", r.text("stdout"), "[L L]\n")
 }
+
+// TestIOCopyUsesTheCellTypesMethods checks that io.Copy calls a cell
+// type's WriteTo, or its ReadFrom, as Go's io.Copy does.
+func TestIOCopyUsesTheCellTypesMethods(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "import (\n\t\"io\"\n\t\"strings\"\n)\ntype src struct{ s string }\nfunc (r src) Read(p []byte) (int, error) { return 0, io.EOF }\n"+
+		"func (r src) WriteTo(w io.Writer) (int64, error) { n, err := io.WriteString(w, \"via WriteTo \"+r.s); return int64(n), err }\n"+
+		"type dst struct{ got string }\nfunc (d *dst) Write(p []byte) (int, error) { return len(p), nil }\n"+
+		"func (d *dst) ReadFrom(r io.Reader) (int64, error) { b, _ := io.ReadAll(r); d.got = \"via ReadFrom \" + string(b); return int64(len(b)), nil }")
+	_, r := ok(t, e, "var sb strings.Builder\nn, err := io.Copy(&sb, src{\"x\"})\nd := &dst{}\nm, _ := io.Copy(d, strings.NewReader(\"abc\"))\n"+
+		"fmt.Println(sb.String(), n, err, d.got, m)")
+	expect(t, "io.Copy", r.text("stdout"), "via WriteTo x 13 <nil> via ReadFrom abc 3\n")
+}
