@@ -89,10 +89,7 @@ func (e *Engine) needsCrossing(ps []*parsed, c celltypes.Cell) bool {
 		if typed {
 			break
 		}
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
-		}
+		n := p.node()
 		if n == nil {
 			continue
 		}
@@ -114,9 +111,9 @@ func (e *Engine) needsCrossing(ps []*parsed, c celltypes.Cell) bool {
 	}
 	found := false
 	for _, p := range ps {
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
+		n := p.node()
+		if n == nil {
+			continue
 		}
 		ast.Inspect(n, func(n ast.Node) bool {
 			if found {
@@ -371,10 +368,7 @@ func (e *Engine) hasIfaceSwitch(ps []*parsed) bool {
 	isIface := e.interfaceCase()
 	found := false
 	for _, p := range ps {
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
-		}
+		n := p.node()
 		if n == nil {
 			continue
 		}

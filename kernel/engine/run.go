@@ -30,6 +30,18 @@ type parsed struct {
 	body  *ast.BlockStmt // kindStmt
 }
 
+// node is the chunk's parsed code: the block of its statements, or the file
+// of its imports or declarations; nil when it did not parse.
+func (p *parsed) node() ast.Node {
+	if p.body != nil {
+		return p.body
+	}
+	if p.file != nil {
+		return p.file
+	}
+	return nil
+}
+
 // text returns the source of node n as written in the cell.
 func (p *parsed) text(n ast.Node) string {
 	a, b := p.tfile.Offset(n.Pos()), p.tfile.Offset(n.End())

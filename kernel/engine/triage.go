@@ -88,10 +88,7 @@ func isBenign(err error) bool {
 func construct(ps []*parsed, instances bool) (what, todo string) {
 	generic, rangeFunc := false, false
 	for _, p := range ps {
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
-		}
+		n := p.node()
 		if n == nil {
 			continue
 		}

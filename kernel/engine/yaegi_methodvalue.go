@@ -34,10 +34,7 @@ func hasMethodValue(ps []*parsed, methods map[string]*ast.FuncDecl) bool {
 	}
 	found := false
 	for _, p := range ps {
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
-		}
+		n := p.node()
 		if n == nil {
 			continue
 		}
@@ -63,10 +60,7 @@ func hasMethodValue(ps []*parsed, methods map[string]*ast.FuncDecl) bool {
 // cells' types (see above).
 func rewriteMethodValues(ps []*parsed, info *types.Info, qualify func(*types.Package) string) {
 	for _, p := range ps {
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
-		}
+		n := p.node()
 		if n == nil {
 			continue
 		}

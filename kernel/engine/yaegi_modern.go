@@ -66,30 +66,7 @@ func (e *Engine) rangeInt(r *ast.RangeStmt) ast.Stmt {
 	if r.Value != nil || !e.isIntExpr(r.X, 0) {
 		return nil
 	}
-	pos := r.For
-	id := func(name string) *ast.Ident { return &ast.Ident{NamePos: pos, Name: name} }
-	limit := id(helperPrefix + "n")
-	i := id(helperPrefix + "i")
-	var key ast.Expr = i
-	body := r.Body
-	if k, ok := r.Key.(*ast.Ident); ok && k.Name != "_" {
-		key = k
-	}
-	tok := r.Tok
-	if r.Key == nil || tok == token.ILLEGAL {
-		tok = token.DEFINE
-	}
-	// i has n's type, as in Go: it starts at n - n.
-	init := &ast.AssignStmt{Lhs: []ast.Expr{key}, TokPos: pos, Tok: tok,
-		Rhs: []ast.Expr{&ast.BinaryExpr{X: limit, OpPos: pos, Op: token.SUB, Y: limit}}}
-	loop := &ast.ForStmt{For: pos, Init: init,
-		Cond: &ast.BinaryExpr{X: key, OpPos: pos, Op: token.LSS, Y: limit},
-		Post: &ast.IncDecStmt{X: key, TokPos: pos, Tok: token.INC},
-		Body: body}
-	return &ast.BlockStmt{Lbrace: pos, Rbrace: r.End(), List: []ast.Stmt{
-		&ast.AssignStmt{Lhs: []ast.Expr{limit}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{r.X}},
-		loop,
-	}}
+	return intLoop(r)
 }
 
 // isIntExpr reports whether x is certainly of an integer type.

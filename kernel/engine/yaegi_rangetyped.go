@@ -30,10 +30,7 @@ import (
 func hasRange(ps []*parsed) bool {
 	found := false
 	for _, p := range ps {
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
-		}
+		n := p.node()
 		if n == nil {
 			continue
 		}
@@ -83,10 +80,7 @@ func (e *Engine) rewriteTypedRanges(ps []*parsed, info *types.Info, qualify func
 		}
 	}
 	for _, p := range ps {
-		var n ast.Node = p.body
-		if p.body == nil {
-			n = p.file
-		}
+		n := p.node()
 		if n == nil {
 			continue
 		}

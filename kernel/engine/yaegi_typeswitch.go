@@ -499,10 +499,8 @@ func (e *Engine) refuseUntypedCases(name string, ps []*parsed, kinds map[string]
 		})
 	}
 	for _, p := range ps {
-		if p.body != nil {
-			check(p.body)
-		} else if p.file != nil {
-			check(p.file)
+		if n := p.node(); n != nil {
+			check(n)
 		}
 		if bad != nil {
 			t := types2String(bad)
