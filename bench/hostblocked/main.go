@@ -138,6 +138,7 @@ func main() {
 	bytes := flag.Float64("bytes", 16e6, "bytes per copy")
 	rounds := flag.Int("rounds", 60, "rounds (one copy each way per round), after "+fmt.Sprint(warmup)+" dropped")
 	jsonOut := flag.String("json", "", "also write every sample as JSON to this file")
+	lock := flag.Bool("lock", false, "lock the cell's goroutine to its OS thread (runtime.LockOSThread), so every call comes from one thread")
 	betweenSpec := flag.String("between", "none", "what the host does before each timed call, each in turn: none, spin:50us, sleep:50us, churn:4M (comma-separated)")
 	flag.Parse()
 	conds, err := parseConditions(*betweenSpec)
@@ -149,13 +150,17 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: hostblocked [-bytes N >= 8] [-rounds R >= 1] [-json FILE]")
 		os.Exit(2)
 	}
-	if err := run(int(*bytes), *rounds, *jsonOut, conds); err != nil {
+	src := cellSource
+	if *lock {
+		src = "import \"runtime\"\n\nruntime.LockOSThread()\n" + src
+	}
+	if err := run(int(*bytes), *rounds, *jsonOut, conds, src); err != nil {
 		fmt.Fprintln(os.Stderr, "hostblocked:", err)
 		os.Exit(1)
 	}
 }
 
-func run(nbytes, rounds int, jsonOut string, conds []condition) error {
+func run(nbytes, rounds int, jsonOut string, conds []condition, src string) error {
 	b := &bench{rounds: rounds + warmup, samples: map[string][]sample{}, conds: conds, between: func() {}}
 	if len(conds) == 1 && conds[0].name == "none" {
 		conds[0].name = "" // one plain run: the sample keys and the table as before
@@ -177,7 +182,7 @@ func run(nbytes, rounds int, jsonOut string, conds []condition) error {
 		return err
 	}
 	out := engine.OriginalStdout()
-	if err := runCell(b); err != nil {
+	if err := runCell(b, src); err != nil {
 		return err
 	}
 	for way, s := range b.samples {
@@ -203,7 +208,7 @@ func run(nbytes, rounds int, jsonOut string, conds []condition) error {
 
 // runCell runs the cell in gocl's engine, with the bench's objects exported
 // to it as the package gocl.bench/hostblocked.
-func runCell(b *bench) error {
+func runCell(b *bench, src string) error {
 	exports := interp.Exports{"gocl.bench/hostblocked/hostblocked": {
 		"Queue":      reflect.ValueOf(func() *clapi.Queue { return b.q }),
 		"Buffer":     reflect.ValueOf(func() *clapi.Buffer { return b.buf }),
@@ -231,7 +236,7 @@ func runCell(b *bench) error {
 	}
 	defer e.Close()
 	var sink textSink
-	r := e.Execute(context.Background(), cellSource, &sink)
+	r := e.Execute(context.Background(), src, &sink)
 	if r.Err != nil {
 		return fmt.Errorf("the cell failed: %s: %s\n%s%s", r.Err.Name, r.Err.Value, strings.Join(r.Err.Traceback, "\n"), sink.String())
 	}
