@@ -7,8 +7,9 @@ import (
 
 // ifaceCells compare values of the cells' types held in interfaces: the
 // sentinel error idiom (`err == ErrNotFound`, `switch err`), values of a
-// named int with a method, an explicit conversion to an interface, and a
-// function of the first cell that uses the cell's own variable.
+// named int with a method, an explicit conversion to an interface, a
+// function of the first cell that uses the cell's own variable, and
+// parallel assignments to interface variables.
 var ifaceCells = []string{
 	"import (\n\t\"errors\"\n\t\"io\"\n)\n" +
 		"type MyErr struct{ msg string }\nfunc (e *MyErr) Error() string { return e.msg }\n" +
@@ -24,6 +25,9 @@ var ifaceCells = []string{
 		"w := any(S(3))\nfmt.Printf(\"%T %v\\n\", w, w)\n_, isStringer := w.(fmt.Stringer)\nfmt.Println(isStringer)\n" +
 		"var r error = io.EOF\nfmt.Println(r == io.EOF, r == ErrX, errors.Is(err, ErrX))\n" +
 		"fmt.Println(errors.Unwrap(fmt.Errorf(\"w: %w\", ErrX)) == ErrX, errors.Unwrap(fmt.Errorf(\"w: %w\", ErrY)) == ErrX)",
+	// Parallel assignments of a cell's values to interface variables.
+	"var s1, s2 fmt.Stringer = S(1), S(2)\nvar e5, e6 error = &MyErr{\"a\"}, &MyErr{\"b\"}\n" +
+		"s1, s2 = s2, s1\ne5, e6 = e6, e5\nfmt.Println(s1, s2, e5, e6, e5 == e6)",
 }
 
 // TestCellValuesCompareAsGo runs ifaceCells through the kernel and checks

@@ -109,7 +109,11 @@ func (e *Engine) addStmt(name string, p *parsed, b *cellBody, st ast.Stmt) *Cell
 		}
 		return false
 	}
-	b.stmts = append(b.stmts, asAssign(st, isFresh))
+	isVar := func(n string) bool { // a variable: this cell's statements' or an earlier cell's
+		_, ok := b.fresh[n]
+		return ok || e.isKnownVar(n)
+	}
+	b.stmts = append(b.stmts, asAssign(st, isFresh, isVar))
 	return nil
 }
 
@@ -118,11 +122,17 @@ func (e *Engine) addStmt(name string, p *parsed, b *cellBody, st ast.Stmt) *Cell
 // A `var x T` whose names are all fresh needs no statement: the new
 // variables hold T's zero value already (and yaegi's *new(T) is invalid for
 // some interface types).
-func asAssign(st ast.Stmt, fresh func(string) bool) ast.Stmt {
+func asAssign(st ast.Stmt, fresh, isVar func(string) bool) ast.Stmt {
 	switch s := st.(type) {
 	case *ast.AssignStmt:
 		if s.Tok != token.DEFINE {
+			if b := parallelAssign(s.Pos(), s.End(), s.Lhs, s.Rhs, nil, isVar); s.Tok == token.ASSIGN && b != nil {
+				return b // yaegi_parallel.go
+			}
 			return s
+		}
+		if b := parallelAssign(s.Pos(), s.End(), s.Lhs, s.Rhs, nil, isVar); b != nil {
+			return b // yaegi_parallel.go
 		}
 		as := &ast.AssignStmt{Lhs: s.Lhs, TokPos: s.TokPos, Tok: token.ASSIGN, Rhs: s.Rhs}
 		if len(s.Lhs) == 2 && len(s.Rhs) == 1 && isCommaOK(s.Rhs[0]) && hasBlank(s.Lhs) {
@@ -182,6 +192,12 @@ func asAssign(st ast.Stmt, fresh func(string) bool) ast.Stmt {
 					Fun: &ast.Ident{NamePos: vs.Pos(), Name: "new"}, Lparen: vs.Pos(), Args: []ast.Expr{vs.Type}, Rparen: vs.Pos()}}
 				for range vs.Names {
 					rhs = append(rhs, zero)
+				}
+			}
+			if vs.Type != nil {
+				if b := parallelAssign(vs.Pos(), vs.End(), lhs, rhs, vs.Type, isVar); b != nil {
+					out = append(out, b) // yaegi_parallel.go
+					continue
 				}
 			}
 			out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Pos(), Tok: token.ASSIGN, Rhs: rhs})

@@ -275,8 +275,15 @@ func probeFor(st ast.Stmt) ([]ast.Stmt, []topDecl) {
 				}
 				continue
 			}
+			values := vs.Values
+			if vs.Type != nil {
+				// The type is written: the probe needs no values (yaegi
+				// v0.16.1 types each of several globals by its value,
+				// `var a, b fmt.Stringer = S(1), S(2)` made a and b S's).
+				values = nil
+			}
 			out = append(out, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: g.TokPos, Tok: token.VAR,
-				Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: vs.Type, Values: vs.Values}}}})
+				Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: vs.Type, Values: values}}}})
 		}
 		if len(decls) == 0 {
 			return nil, nil
