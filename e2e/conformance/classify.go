@@ -13,6 +13,12 @@ const (
 	// Pass: Go's answer (the declared or oracle output, or the declared
 	// error).
 	Pass Class = "pass"
+	// GoAnswer: the run printed what the go command's build of the program
+	// prints, which is not what the program declares (yaegi's programs
+	// declare yaegi's output; a few of them are not Go's: loop variables
+	// before Go 1.22, yaegi's restricted mode, yaegi's names of unexported
+	// fields). Only yaegi's programs have it: see GoOracle.
+	GoAnswer Class = "go-answer"
 	// ClearError: the run stopped with an error before printing anything Go
 	// would not print, and the error is a refusal in the user's terms: not
 	// a runtime panic Go would not raise, no interpreter internals, and, for
@@ -37,13 +43,13 @@ const (
 )
 
 // Classes lists every class in report order.
-var Classes = []Class{Pass, ClearError, UnclearError, Wrong, Hang, Crash}
+var Classes = []Class{Pass, GoAnswer, ClearError, UnclearError, Wrong, Hang, Crash}
 
 // rank orders classes for regression checks: a move to a higher rank is a
 // regression. Wrong answers, hangs and crashes are equally bad.
 func (c Class) rank() int {
 	switch c {
-	case Pass:
+	case Pass, GoAnswer:
 		return 0
 	case ClearError:
 		return 1

@@ -8,6 +8,11 @@
 //     cell and compared with the output its trailing "// Output:" comment
 //     declares (or the error its "// Error:" comment declares), side by side
 //     with plain yaegi (interp.New with stdlib.Symbols, as yaegi's tests do);
+//     where gocl prints other than the declaration, the go command builds
+//     and runs the program (only those programs, and only those it can
+//     build alone: no import of yaegi's _test tree), and a gocl run that
+//     did what Go does is a GoAnswer, not a wrong answer (yaegi declares
+//     its own output, which for a few programs is not Go's);
 //   - our own corpus (corpus/<name>/main.go), short programs written from the
 //     Go specification, each compiled and run by the go command (the oracle:
 //     its output is what `go run` prints), then run through gocl pasted whole

@@ -16,6 +16,9 @@ type Gap struct {
 
 // KnownGaps are the gaps allowed today. Keep it short: every entry is a
 // promise broken ("gocl must never be below plain yaegi on a program").
+// A program whose declared output is yaegi's and not Go's needs no entry:
+// where gocl prints what the go command's build prints, the class is
+// GoAnswer, which is not below plain yaegi (see GoOracle).
 var KnownGaps = []Gap{
 	{
 		// yaegi's programs import packages of yaegi's own _test tree
@@ -39,39 +42,6 @@ var KnownGaps = []Gap{
 		},
 	},
 	{
-		// closure9-12 declare what Go before 1.22 printed: every closure
-		// made in a loop saw the one shared loop variable. gocl gives each
-		// iteration its own variable, as Go 1.22 and later do (and as
-		// go run prints today); plain yaegi keeps the old semantics.
-		Reason: "declares pre-Go 1.22 loop-variable output; gocl, like go run since Go 1.22, gives each iteration its own variable",
-		Matches: func(p YaegiProgram, _ Outcome) bool {
-			switch p.Name {
-			case "closure9.go", "closure10.go", "closure11.go", "closure12.go":
-				return true
-			}
-			return false
-		},
-	},
-	{
-		// method16.go declares yaegi's own output for `%+v` of a struct
-		// with an unexported field: `&{Xproperty:value}`, the "X" being how
-		// yaegi builds the struct at run time. go run prints
-		// `&{property:value}`, and so does gocl, which hands the value to
-		// fmt with its real field names (kernel/cellvalue).
-		Reason: "declares yaegi's X-prefixed name of an unexported field; gocl prints Go's",
-		Matches: func(p YaegiProgram, o Outcome) bool {
-			return p.Name == "method16.go" && strings.Contains(o.Stdout, "{property:value}")
-		},
-	},
-	{
-		// unsafe*.go import package unsafe, which cells cannot import
-		// today (kernel/symbols decides what cells may import).
-		Reason: "imports unsafe, which cells cannot import",
-		Matches: func(p YaegiProgram, o Outcome) bool {
-			return strings.HasPrefix(p.Name, "unsafe") && strings.Contains(o.Err, `"unsafe" is not available`)
-		},
-	},
-	{
 		// The engine's open list, one program each, every one a yaegi or
 		// notebook difference named in the README's limits; each entry goes
 		// when its cause is fixed.
@@ -81,13 +51,11 @@ var KnownGaps = []Gap{
 		//   redeclaration-global2: a package imported twice is accepted, as
 		//     in later cells; ret5: `var a, b int = r2()` at package level
 		//     leaves invalid values (yaegi, declaration compiled alone);
-		//   switch13: `case i:` with i a variable is refused in other words;
-		//   type24: expects yaegi's position prefix in a panic text, which
-		//     Go does not print.
+		//   switch13: `case i:` with i a variable is refused in other words.
 		Reason: "open engine differences, one program each (see the comment in gaps.go and the README's limits)",
 		Matches: func(p YaegiProgram, _ Outcome) bool {
 			switch p.Name {
-			case "chan8.go", "convert0.go", "flag0.go", "redeclaration-global2.go", "ret5.go", "switch13.go", "type24.go":
+			case "chan8.go", "convert0.go", "flag0.go", "redeclaration-global2.go", "ret5.go", "switch13.go":
 				return true
 			}
 			return false

@@ -1,0 +1,143 @@
+package conformance
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// GoRun is what the go command makes of one of yaegi's programs: built by
+// `go build` and run as `go run` runs it. yaegi's programs declare yaegi's
+// output, which in a few programs is not Go's (the loop variables of Go
+// before 1.22, yaegi's restricted mode, yaegi's names of unexported fields);
+// where gocl differs from the declaration, Go decides (see GoAnswer).
+type GoRun struct {
+	// Built is false when the go command does not compile the program
+	// (a declared compile error, or an import of yaegi's _test tree).
+	Built bool
+	// Output is what the program wrote, standard output and standard error
+	// together as one terminal shows them (println writes to standard
+	// error, and yaegi's declarations count it as output), up to a panic's
+	// report, trimmed as yaegi's test trims.
+	Output string
+	// Panic is the message of the panic that ended the program, or "".
+	Panic string
+	// Exit is the status the program ended with when it called os.Exit.
+	Exit int
+}
+
+// RunGo builds the program at path with the go command into dir and runs
+// it. A program that does not build is returned with Built false; one that
+// outlives limit is an error.
+func RunGo(path, dir string, limit time.Duration) (GoRun, error) {
+	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".go"))
+	build := exec.Command("go", "build", "-o", bin, path)
+	build.Dir = dir // outside any module: the program is one file of the standard library's imports
+	if out, err := build.CombinedOutput(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return GoRun{}, nil
+		}
+		return GoRun{}, fmt.Errorf("go build %s: %v: %s", path, err, out)
+	}
+	defer os.Remove(bin)
+	var out bytes.Buffer
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = &out, &out
+	hung, err := runLimited(cmd, limit)
+	if hung {
+		return GoRun{}, fmt.Errorf("%s ran longer than %v", path, limit)
+	}
+	r := GoRun{Built: true, Output: out.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case !errors.As(err, &ee):
+		return GoRun{}, err
+	default:
+		r.Exit = ee.ExitCode()
+		if i := panicAt(r.Output); i >= 0 {
+			msg, _, _ := strings.Cut(r.Output[i+len("panic: "):], "\n")
+			r.Output, r.Panic, r.Exit = r.Output[:i], strings.TrimSuffix(msg, " [recovered]"), 0
+		}
+	}
+	r.Output = strings.TrimSpace(r.Output)
+	return r, nil
+}
+
+// panicAt is where the runtime's report of an unrecovered panic starts in
+// out (a line beginning "panic: "), or -1.
+func panicAt(out string) int {
+	if strings.HasPrefix(out, "panic: ") {
+		return 0
+	}
+	if i := strings.LastIndex(out, "\npanic: "); i >= 0 {
+		return i + 1
+	}
+	return -1
+}
+
+// Agrees reports whether a gocl run (output trimmed as yaegi's test trims
+// it) did what the go command's run did: the same output, and the same
+// end: none, the same panic, or the same os.Exit status (gocl ends the cell
+// with "os.Exit(N) was called").
+func (g GoRun) Agrees(o Outcome) bool {
+	if !g.Built || o.Hung || o.Crashed || o.Stdout != g.Output {
+		return false
+	}
+	switch {
+	case g.Panic != "":
+		return strings.Contains(o.Err, g.Panic)
+	case g.Exit != 0:
+		return strings.Contains(o.Err, fmt.Sprintf("os.Exit(%d)", g.Exit))
+	}
+	return o.Err == ""
+}
+
+// GoOracle runs each of yaegi's programs with the go command at most once,
+// when first asked, and only for programs that the go command can build
+// alone (no import outside the standard library): the go command is the
+// oracle only where gocl differs from the declaration, a handful of
+// programs, so that the corpus stays quick.
+type GoOracle struct {
+	// Dir is a scratch directory for the binaries.
+	Dir string
+	// Limit bounds each program's run.
+	Limit time.Duration
+
+	mu   sync.Mutex
+	runs map[string]*goRunOnce
+}
+
+type goRunOnce struct {
+	once sync.Once
+	run  GoRun
+	err  error
+}
+
+// Run returns the go command's run of p (Built false for a program that
+// imports yaegi's _test tree or a GOPATH package).
+func (g *GoOracle) Run(p YaegiProgram) (GoRun, error) {
+	if p.ImportsNonStandard() || p.GoPath != "" {
+		return GoRun{}, nil
+	}
+	g.mu.Lock()
+	if g.runs == nil {
+		g.runs = map[string]*goRunOnce{}
+	}
+	r, ok := g.runs[p.Name]
+	if !ok {
+		r = &goRunOnce{}
+		g.runs[p.Name] = r
+	}
+	g.mu.Unlock()
+	r.once.Do(func() { r.run, r.err = RunGo(p.Path, g.Dir, g.Limit) })
+	return r.run, r.err
+}
