@@ -32,12 +32,16 @@ func osFindProcess(pid int) (*os.Process, error) {
 	return os.FindProcess(pid)
 }
 
-// log's package-level Fatal functions panic after logging, like log.Panic.
-func logFatal(v ...any)                 { log.Panic(v...) }
-func logFatalf(format string, v ...any) { log.Panicf(format, v...) }
-func logFatalln(v ...any)               { log.Panicln(v...) }
+// log's package-level Fatal functions log, then end as os.Exit(1) does in
+// interpreted code: they panic with Exit(1), as log.Fatal is Print and
+// os.Exit(1). (Panicking with the message instead, like log.Panic, let a
+// deferred recover in the program go on, where Go's program has ended.)
+func logFatal(v ...any)                 { log.Output(2, fmt.Sprint(v...)); osExit(1) }
+func logFatalf(format string, v ...any) { log.Output(2, fmt.Sprintf(format, v...)); osExit(1) }
+func logFatalln(v ...any)               { log.Output(2, fmt.Sprintln(v...)); osExit(1) }
 
-// logLogger is log.Logger for interpreted code: its Fatal methods panic.
+// logLogger is log.Logger for interpreted code: its Fatal methods log and
+// panic with Exit(1), as logFatal does.
 type logLogger struct{ l *log.Logger }
 
 // logNew is log.New for interpreted code.
@@ -45,9 +49,9 @@ func logNew(out io.Writer, prefix string, flag int) *logLogger {
 	return &logLogger{log.New(out, prefix, flag)}
 }
 
-func (l *logLogger) Fatal(v ...any)                 { l.l.Panic(v...) }
-func (l *logLogger) Fatalf(format string, v ...any) { l.l.Panicf(format, v...) }
-func (l *logLogger) Fatalln(v ...any)               { l.l.Panicln(v...) }
+func (l *logLogger) Fatal(v ...any)                 { l.l.Print(v...); osExit(1) }
+func (l *logLogger) Fatalf(format string, v ...any) { l.l.Printf(format, v...); osExit(1) }
+func (l *logLogger) Fatalln(v ...any)               { l.l.Println(v...); osExit(1) }
 func (l *logLogger) Flags() int                     { return l.l.Flags() }
 func (l *logLogger) Output(depth int, s string) error {
 	return l.l.Output(depth+1, s)
