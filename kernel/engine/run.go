@@ -168,6 +168,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 				rewriteCellAssertions(p.file, isCellStruct)
 				rewriteTypeSwitches(p.file, isIface, isCellStruct)
 				rewriteDefers(p.file)
+				rewriteMultiVars(p.file) // yaegi_multivar.go
 				rewriteSelects(p.file)
 				e.rewriteRecovers(p.file, ps)
 			}
