@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,9 @@ type GoRun struct {
 	// Built is false when the go command does not compile the program
 	// (a declared compile error, or an import of yaegi's _test tree).
 	Built bool
+	// BuildError is the go command's first compile error, without its
+	// position ("time redeclared in this block"), when it does not build.
+	BuildError string
 	// Output is what the program wrote, standard output and standard error
 	// together as one terminal shows them (println writes to standard
 	// error, and yaegi's declarations count it as output), up to a panic's
@@ -42,7 +46,7 @@ func RunGo(path, dir string, limit time.Duration) (GoRun, error) {
 	if out, err := build.CombinedOutput(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return GoRun{}, nil
+			return GoRun{BuildError: firstCompileError(string(out))}, nil
 		}
 		return GoRun{}, fmt.Errorf("go build %s: %v: %s", path, err, out)
 	}
@@ -72,6 +76,19 @@ func RunGo(path, dir string, limit time.Duration) (GoRun, error) {
 	return r, nil
 }
 
+// compileErrorRE matches a compile error of the go command: position, then
+// the message.
+var compileErrorRE = regexp.MustCompile(`(?m)^\S+:\d+:\d+: (.+)$`)
+
+// firstCompileError is the message of the first compile error in the go
+// command's output, or "".
+func firstCompileError(out string) string {
+	if m := compileErrorRE.FindStringSubmatch(out); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // panicAt is where the runtime's report of an unrecovered panic starts in
 // out (a line beginning "panic: "), or -1.
 func panicAt(out string) int {
@@ -85,11 +102,19 @@ func panicAt(out string) int {
 }
 
 // Agrees reports whether a gocl run (output trimmed as yaegi's test trims
-// it) did what the go command's run did: the same output, and the same
-// end: none, the same panic, or the same os.Exit status (gocl ends the cell
-// with "os.Exit(N) was called").
+// it) did what the go command did: for a program it does not build, an
+// error that says what the go command's first error says, before any
+// output; otherwise the same output, and the same end: none, the same
+// panic, or the same os.Exit status (gocl ends the cell with "os.Exit(N)
+// was called").
 func (g GoRun) Agrees(o Outcome) bool {
-	if !g.Built || o.Hung || o.Crashed || o.Stdout != g.Output {
+	if o.Hung || o.Crashed {
+		return false
+	}
+	if !g.Built {
+		return g.BuildError != "" && o.Stdout == "" && strings.Contains(o.Err, g.BuildError)
+	}
+	if o.Stdout != g.Output {
 		return false
 	}
 	switch {

@@ -42,8 +42,9 @@ func TestRunGo(t *testing.T) {
 	if exit != (GoRun{Built: true, Output: "a", Exit: 3}) {
 		t.Errorf("exit.go: %+v", exit)
 	}
-	if r := run("bad.go"); r.Built {
-		t.Errorf("bad.go, which does not compile, is built: %+v", r)
+	bad := run("bad.go")
+	if bad != (GoRun{BuildError: "declared and not used: x"}) {
+		t.Errorf("bad.go, which does not compile: %+v", bad)
 	}
 
 	for _, c := range []struct {
@@ -60,6 +61,9 @@ func TestRunGo(t *testing.T) {
 		{"same exit", exit, Outcome{Stdout: "a", Err: "Exit: os.Exit(3) was called; the cell stopped"}, true},
 		{"other exit", exit, Outcome{Stdout: "a", Err: "Exit: os.Exit(1) was called"}, false},
 		{"not built", GoRun{}, Outcome{}, false},
+		{"Go's compile error", bad, Outcome{Err: "CompileError: declared and not used: x\n  line 3"}, true},
+		{"another compile error", bad, Outcome{Err: "CompileError: undefined: y"}, false},
+		{"no compile error", bad, Outcome{}, false},
 		{"hung", GoRun{Built: true}, Outcome{Hung: true}, false},
 	} {
 		if got := c.g.Agrees(c.o); got != c.want {

@@ -60,8 +60,8 @@ func TestYaegiCorpus(t *testing.T) {
 	}
 	classify := func(p YaegiProgram, o Outcome) Class {
 		c := Classify(p.Want, o)
-		if c != Wrong {
-			return c
+		if c != Wrong && (c == Pass || p.Want.Error == "") {
+			return c // the go command is asked only where gocl printed other than declared, or failed otherwise than declared
 		}
 		g, err := oracle.Run(p)
 		if err != nil {

@@ -453,12 +453,15 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 			if alias == "_" {
 				continue
 			}
+			if _, twice := local[alias]; twice {
+				return e.importedTwice(name, alias, spec) // yaegi_imports.go
+			}
+			if alias != "." {
+				local[alias] = ipath
+			}
 			e.state.Lock()
 			old, seen := e.imports[alias]
 			e.state.Unlock()
-			if o, ok := local[alias]; ok {
-				old, seen = o, true
-			}
 			if seen && old == ipath {
 				continue
 			}
@@ -467,9 +470,6 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 					"e.g. import my%s %q", alias, old, ipath, alias, ipath), spec.Pos(), nil)
 			}
 			keep = append(keep, spec)
-			if alias != "." {
-				local[alias] = ipath
-			}
 		}
 	}
 	if len(keep) == 0 || gd == nil {
