@@ -252,6 +252,9 @@ func probeFor(st ast.Stmt) ([]ast.Stmt, []topDecl) {
 			}
 			return out, decls
 		}
+		if probes, ok := genericLitProbes(lhs, s.Rhs); ok { // yaegi_genericlit.go
+			return probes, decls
+		}
 		return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, TokPos: s.TokPos, Tok: token.DEFINE, Rhs: s.Rhs}}, decls
 	case *ast.DeclStmt:
 		g, ok := s.Decl.(*ast.GenDecl)
@@ -275,8 +278,9 @@ func probeFor(st ast.Stmt) ([]ast.Stmt, []topDecl) {
 				}
 				continue
 			}
+			typ, values := genericLitSpec(len(names), vs.Type, vs.Values) // yaegi_genericlit.go
 			out = append(out, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: g.TokPos, Tok: token.VAR,
-				Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: vs.Type, Values: vs.Values}}}})
+				Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: typ, Values: values}}}})
 		}
 		if len(decls) == 0 {
 			return nil, nil

@@ -453,15 +453,18 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 			if alias == "_" {
 				continue
 			}
-			if _, twice := local[alias]; twice {
+			if local[alias] == ipath {
 				return e.importedTwice(name, alias, spec) // yaegi_imports.go
-			}
-			if alias != "." {
-				local[alias] = ipath
 			}
 			e.state.Lock()
 			old, seen := e.imports[alias]
 			e.state.Unlock()
+			if o, ok := local[alias]; ok {
+				old, seen = o, true
+			}
+			if alias != "." {
+				local[alias] = ipath
+			}
 			if seen && old == ipath {
 				continue
 			}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"flag"
+	"io"
 	"strings"
 	"testing"
 )
@@ -20,6 +22,8 @@ func TestCellCommandLine(t *testing.T) {
 	_, r = ok(t, e, "flag.Parse()\nfmt.Println(*n, flag.Args())")
 	expect(t, "-n 3 rest", r.text("stdout"), "3 [rest]\n")
 	cellArgs = []string{"prog", "-bad"}
+	flag.CommandLine.SetOutput(io.Discard) // the usage, which lists this test binary's flags too
+	defer flag.CommandLine.SetOutput(nil)
 	err := fails(t, e, "flag.Parse()\nfmt.Println(\"not printed\")")
 	if err.Name != "Exit" || !strings.Contains(err.Value, "os.Exit(2)") {
 		t.Errorf("a bad flag: %s: %s, want the cell's Exit with status 2", err.Name, err.Value)
