@@ -80,6 +80,9 @@ type Want struct {
 type Outcome struct {
 	// Stdout is what the run printed on standard output.
 	Stdout string
+	// Output is what the run printed on standard output and standard
+	// error, in the order a notebook shows them.
+	Output string
 	// Err is the error the run ended with (name, message and traceback
 	// joined by newlines), or "".
 	Err string

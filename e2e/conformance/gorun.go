@@ -52,20 +52,13 @@ func RunGo(path, dir string, limit time.Duration) (GoRun, error) {
 	}
 	defer os.Remove(bin)
 	var out bytes.Buffer
-	cmd := exec.Command(bin)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = &out, &out
-	hung, err := runLimited(cmd, limit)
-	if hung {
-		return GoRun{}, fmt.Errorf("%s ran longer than %v", path, limit)
+	err := runGoBinary(bin, dir, limit, &out)
+	if err != nil && !isExit(err) {
+		return GoRun{}, err
 	}
 	r := GoRun{Built: true, Output: out.String()}
 	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case !errors.As(err, &ee):
-		return GoRun{}, err
-	default:
+	if errors.As(err, &ee) {
 		r.Exit = ee.ExitCode()
 		if i := panicAt(r.Output); i >= 0 {
 			msg, _, _ := strings.Cut(r.Output[i+len("panic: "):], "\n")
@@ -74,6 +67,25 @@ func RunGo(path, dir string, limit time.Duration) (GoRun, error) {
 	}
 	r.Output = strings.TrimSpace(r.Output)
 	return r, nil
+}
+
+// runGoBinary runs a built program in dir with its standard output and
+// error going to out, in order, within limit.
+func runGoBinary(bin, dir string, limit time.Duration, out *bytes.Buffer) error {
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = out, out
+	hung, err := runLimited(cmd, limit)
+	if hung {
+		return fmt.Errorf("%s ran longer than %v", bin, limit)
+	}
+	return err
+}
+
+// isExit reports whether err says that a program exited with a status.
+func isExit(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee)
 }
 
 // compileErrorRE matches a compile error of the go command: position, then
@@ -89,6 +101,13 @@ func firstCompileError(out string) string {
 	return ""
 }
 
+// logTimeRE matches the date and time that log's standard flags print.
+var logTimeRE = regexp.MustCompile(`(?m)^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d `)
+
+// sameTimes replaces the times log printed in s with one text, so that two
+// runs' logs compare.
+func sameTimes(s string) string { return logTimeRE.ReplaceAllString(s, "TIME ") }
+
 // panicAt is where the runtime's report of an unrecovered panic starts in
 // out (a line beginning "panic: "), or -1.
 func panicAt(out string) int {
@@ -101,12 +120,13 @@ func panicAt(out string) int {
 	return -1
 }
 
-// Agrees reports whether a gocl run (output trimmed as yaegi's test trims
-// it) did what the go command did: for a program it does not build, an
-// error that says what the go command's first error says, before any
-// output; otherwise the same output, and the same end: none, the same
-// panic, or the same os.Exit status (gocl ends the cell with "os.Exit(N)
-// was called").
+// Agrees reports whether a gocl run did what the go command did: for a
+// program it does not build, an error that says what the go command's
+// first error says, before any output; otherwise the same output (standard
+// output and error together, as a terminal and a notebook show them,
+// trimmed, with the times that log prints made alike), and the same end:
+// none, the same panic, or the same os.Exit status (gocl ends the cell with
+// "os.Exit(N) was called").
 func (g GoRun) Agrees(o Outcome) bool {
 	if o.Hung || o.Crashed {
 		return false
@@ -114,7 +134,7 @@ func (g GoRun) Agrees(o Outcome) bool {
 	if !g.Built {
 		return g.BuildError != "" && o.Stdout == "" && strings.Contains(o.Err, g.BuildError)
 	}
-	if o.Stdout != g.Output {
+	if sameTimes(strings.TrimSpace(o.Output)) != sameTimes(g.Output) {
 		return false
 	}
 	switch {

@@ -53,13 +53,17 @@ func TestRunGo(t *testing.T) {
 		o    Outcome
 		want bool
 	}{
-		{"same output", GoRun{Built: true, Output: "a"}, Outcome{Stdout: "a"}, true},
-		{"other output", GoRun{Built: true, Output: "a"}, Outcome{Stdout: "b"}, false},
-		{"error where Go ends well", GoRun{Built: true, Output: "a"}, Outcome{Stdout: "a", Err: "panic: x"}, false},
+		{"same output", GoRun{Built: true, Output: "a"}, Outcome{Stdout: "a", Output: "a\n"}, true},
+		{"other output", GoRun{Built: true, Output: "a"}, Outcome{Stdout: "b", Output: "b"}, false},
+		{"standard error too", GoRun{Built: true, Output: "a\nb"}, Outcome{Stdout: "a", Output: "a\nb"}, true},
+		{"standard error missing", GoRun{Built: true, Output: "a\nb"}, Outcome{Stdout: "a", Output: "a"}, false},
+		{"log's times", GoRun{Built: true, Output: "2026/01/02 03:04:05 x"}, Outcome{Output: "2027/11/12 13:14:15 x"}, true},
+		{"log's text", GoRun{Built: true, Output: "2026/01/02 03:04:05 x"}, Outcome{Output: "2026/01/02 03:04:05 y"}, false},
+		{"error where Go ends well", GoRun{Built: true, Output: "a"}, Outcome{Stdout: "a", Output: "a", Err: "panic: x"}, false},
 		{"same panic", GoRun{Built: true, Panic: "boom"}, Outcome{Err: "panic: boom", Runtime: true}, true},
 		{"no panic", GoRun{Built: true, Panic: "boom"}, Outcome{}, false},
-		{"same exit", exit, Outcome{Stdout: "a", Err: "Exit: os.Exit(3) was called; the cell stopped"}, true},
-		{"other exit", exit, Outcome{Stdout: "a", Err: "Exit: os.Exit(1) was called"}, false},
+		{"same exit", exit, Outcome{Stdout: "a", Output: "a", Err: "Exit: os.Exit(3) was called; the cell stopped"}, true},
+		{"other exit", exit, Outcome{Stdout: "a", Output: "a", Err: "Exit: os.Exit(1) was called"}, false},
 		{"not built", GoRun{}, Outcome{}, false},
 		{"Go's compile error", bad, Outcome{Err: "CompileError: declared and not used: x\n  line 3"}, true},
 		{"another compile error", bad, Outcome{Err: "CompileError: undefined: y"}, false},
