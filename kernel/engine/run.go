@@ -150,6 +150,9 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		if err := e.refuseGenericNameClash(name, ps); err != nil {
 			return Result{Err: err}
 		}
+		if err := e.refuseRedeclared(name, ps); err != nil { // yaegi_redeclared.go
+			return Result{Err: err}
+		}
 		isCellStruct := caseOf(kinds, cellStruct)
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
