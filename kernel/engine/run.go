@@ -156,6 +156,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		isCellStruct := caseOf(kinds, cellStruct)
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
+			rewriteRecvConds(p.node()) // yaegi_recvcond.go
 			if p.body != nil {
 				typeRuneConsts(p.body.List) // yaegi_runeconst.go
 				e.rewriteModern(p.body, methods)
