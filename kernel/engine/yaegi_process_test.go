@@ -52,3 +52,16 @@ func TestExitNotRecovered(t *testing.T) {
 	_, r := ok(t, e, "fmt.Println(buf.String())\nfunc k() (r any) {\n\tdefer func() { r = recover() }()\n\tpanic(\"p\")\n}\nfmt.Println(k())")
 	expect(t, "the logger's output, and a panic still recovered", r.text("stdout"), "l: 1\n\np\n")
 }
+
+// TestFindOwnProcess checks that a cell asking for the kernel's own process
+// is stopped with a refusal that says what to do, where Go's FindProcess
+// would not fail (an error value printed what Go never prints).
+func TestFindOwnProcess(t *testing.T) {
+	e := newEngine(t)
+	err := fails(t, e, "import \"os\"\np, err := os.FindProcess(os.Getpid())\nfmt.Println(p, err)")
+	if err.Name != "NotSupported" || !strings.Contains(err.Value, "os.FindProcess(os.Getpid()) is not supported in a cell") {
+		t.Errorf("os.FindProcess(os.Getpid()): %s: %s", err.Name, err.Value)
+	}
+	_, r := ok(t, e, "q, err := os.FindProcess(os.Getppid())\nfmt.Println(q.Pid == os.Getppid(), err)")
+	expect(t, "another process", r.text("stdout"), "true <nil>\n")
+}

@@ -1,7 +1,6 @@
 package stdlib
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -22,12 +21,25 @@ func (e Exit) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 // osExit is os.Exit for interpreted code: it panics with Exit(code).
 func osExit(code int) { panic(Exit(code)) }
 
-var errOwnProcess = errors.New("os.FindProcess: the interpreter's own process cannot be found from a cell")
+// Refusal is the panic value with which interpreted code is stopped where
+// it asks for what a cell may not have; its message says what and what to
+// do instead. A host reports it under its ErrorName.
+type Refusal string
 
-// osFindProcess is os.FindProcess, except for the interpreter's own process.
+func (r Refusal) Error() string { return string(r) }
+
+// ErrorName names the refusal in a host's error report.
+func (Refusal) ErrorName() string { return "NotSupported" }
+
+// osFindProcess is os.FindProcess, except for the interpreter's own process,
+// which is the kernel's: a cell that signalled or killed it would end the
+// kernel. Go's os.FindProcess does not fail on Unix, so a program does not
+// expect an error there (returning one printed what Go never prints): the
+// call stops the cell instead.
 func osFindProcess(pid int) (*os.Process, error) {
 	if pid == os.Getpid() {
-		return nil, errOwnProcess
+		panic(Refusal("os.FindProcess(os.Getpid()) is not supported in a cell: the process is the kernel's, " +
+			"which a signal from the cell would stop; os.Getpid() gives the pid, and os/exec starts a process of the cell's own"))
 	}
 	return os.FindProcess(pid)
 }
