@@ -95,9 +95,11 @@ type Outcome struct {
 
 // leakMarkers are texts that show an error speaks of the interpreter's
 // internals instead of the user's program: reflect's words, yaegi's frames
+// (its package path followed by a name: the path alone may be what the
+// program imports)
 // and compiler stages, fmt's bad-verb marks, and gocl's own wording for "yaegi
 // crashed on this code" (honest, but it names no construct).
-var leakMarkers = []string{"reflect:", "reflect.Value", "reflect.Set", "yaegi/interp", "interp.(*", "%!",
+var leakMarkers = []string{"reflect:", "reflect.Value", "reflect.Set", "yaegi/interp.", "interp.(*", "%!",
 	"CFG ", "the interpreter (yaegi) failed"}
 
 // leaks reports whether an error text shows interpreter internals.

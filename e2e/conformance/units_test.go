@@ -45,6 +45,8 @@ func TestClassify(t *testing.T) {
 		{"false diagnostic", Want{Stdout: "1\n"}, Outcome{Err: "CompileError: undefined: clear"}, UnclearError},
 		{"false syntax error", Want{Stdout: "1\n"}, Outcome{Err: "SyntaxError: expected statement, found 'package'"}, UnclearError},
 		{"panic where Go runs", Want{Stdout: "1\n"}, Outcome{Stdout: "1\n", Err: "panic: boom", Runtime: true}, UnclearError},
+		{"an import of yaegi refused", Want{Stdout: "1\n"}, Outcome{Err: `ImportError: package "github.com/traefik/yaegi/interp" is not available: cells can import ...`}, ClearError},
+		{"yaegi's frames", Want{Stdout: "1\n"}, Outcome{Err: "panic: x\ngithub.com/traefik/yaegi/interp.(*node).run"}, UnclearError},
 		{"reflect's words", Want{Stdout: "1\n"}, Outcome{Err: "CompileError: reflect: Call with too many input arguments"}, UnclearError},
 		{"wrong output then error", Want{Stdout: "1\n2\n"}, Outcome{Stdout: "3\n", Err: "CompileError: not supported"}, Wrong},
 		{"Go's panic", Want{Stdout: "a\n", Panic: "runtime error: integer divide by zero"},

@@ -82,6 +82,7 @@ func (e *Engine) execute(ctx context.Context, code string, sink Sink, name strin
 	if err := e.triage(name, code, r.Err); err != nil {
 		r.Err = err
 	}
+	e.explainStmtVars(code, r.Err) // yaegi_stmtvars.go
 	return r
 }
 
@@ -150,7 +151,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		if err := e.refuseGenericNameClash(name, ps); err != nil {
 			return Result{Err: err}
 		}
-		if err := e.refuseRedeclared(name, ps); err != nil { // yaegi_redeclared.go
+		if err := e.refuseCellLimits(name, ps); err != nil { // yaegi_refusals.go
 			return Result{Err: err}
 		}
 		isCellStruct := caseOf(kinds, cellStruct)

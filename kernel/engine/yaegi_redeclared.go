@@ -50,6 +50,9 @@ func (e *Engine) refuseRedeclared(name string, ps []*parsed) *CellError {
 				if !declareDecl(d, declare) {
 					return err
 				}
+				if err := e.refusePackageName(name, d); err != nil {
+					return err
+				}
 			}
 		case p.body != nil:
 			for _, st := range p.body.List {
@@ -113,4 +116,42 @@ func declareDecl(d ast.Decl, declare func(*ast.Ident) bool) bool {
 		}
 	}
 	return true
+}
+
+// refusePackageName refuses a function or type of the cell named like a
+// package the session has imported: every cell sees the session's imports
+// (fmt, sort, ... without an import line), and yaegi refuses the name as
+// "redeclared", which a program that imports no sort (yaegi's convert0
+// declares func sort) cannot make sense of.
+func (e *Engine) refusePackageName(name string, d ast.Decl) *CellError {
+	var ids []*ast.Ident
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			ids = append(ids, d.Name)
+		}
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			if ts, ok := sp.(*ast.TypeSpec); ok {
+				ids = append(ids, ts.Name)
+			}
+		}
+	}
+	for _, id := range ids {
+		e.state.Lock()
+		path, imported := e.imports[id.Name]
+		e.state.Unlock()
+		if !imported {
+			continue
+		}
+		how := "which an earlier cell imported"
+		for _, p := range DefaultImports {
+			if p == path {
+				how = "which every cell has without an import (gocl imports " + strings.Join(DefaultImports, ", ") + " for you)"
+			}
+		}
+		return e.errorAt(name, "CompileError", fmt.Sprintf("%s is the name of the package %q, %s: a function or type of a cell "+
+			"cannot be named %s; give it another name, such as %sOf", id.Name, path, how, id.Name, id.Name), id.Pos(), nil)
+	}
+	return nil
 }

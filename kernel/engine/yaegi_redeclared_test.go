@@ -29,3 +29,15 @@ func TestRedeclaredInOneCell(t *testing.T) {
 	_, r = ok(t, e, "var g = \"now a string\"\nfmt.Println(g)")
 	expect(t, "a later cell declaring g again", r.text("stdout"), "now a string\n")
 }
+
+// TestPackageNamedFunc checks that a function named like a package every
+// cell has gets an error that says so.
+func TestPackageNamedFunc(t *testing.T) {
+	e := newEngine(t)
+	err := fails(t, e, "package main\n\nfunc sort(xs []int) {}\n\nfunc main() { sort(nil) }")
+	if !strings.Contains(err.Value, `sort is the name of the package "sort", which every cell has without an import`) {
+		t.Errorf("func sort: %s", tb(err))
+	}
+	_, r := ok(t, e, "errors := []int{1}\nfmt.Println(errors)")
+	expect(t, "a variable named errors", r.text("stdout"), "[1]\n")
+}
