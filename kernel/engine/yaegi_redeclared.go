@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,7 @@ type cellDeclared struct {
 // whose names other chunks all declared ("no new variables").
 func (e *Engine) refuseRedeclared(name string, ps []*parsed) *CellError {
 	seen := map[string]cellDeclared{}
+	var pkgErr *CellError // a name of a package: reported when nothing is redeclared, as Go reports that first
 	for i, p := range ps {
 		var err *CellError
 		declare := func(id *ast.Ident) bool {
@@ -50,8 +52,8 @@ func (e *Engine) refuseRedeclared(name string, ps []*parsed) *CellError {
 				if !declareDecl(d, declare) {
 					return err
 				}
-				if err := e.refusePackageName(name, d); err != nil {
-					return err
+				if pkgErr == nil {
+					pkgErr = e.refusePackageName(name, d, cellImports(ps))
 				}
 			}
 		case p.body != nil:
@@ -87,7 +89,7 @@ func (e *Engine) refuseRedeclared(name string, ps []*parsed) *CellError {
 			}
 		}
 	}
-	return nil
+	return pkgErr
 }
 
 // declareDecl calls declare with every name d declares at the top level
@@ -123,7 +125,10 @@ func declareDecl(d ast.Decl, declare func(*ast.Ident) bool) bool {
 // (fmt, sort, ... without an import line), and yaegi refuses the name as
 // "redeclared", which a program that imports no sort (yaegi's convert0
 // declares func sort) cannot make sense of.
-func (e *Engine) refusePackageName(name string, d ast.Decl) *CellError {
+//
+// A cell that imports the name itself gets Go's "redeclared in this block"
+// from yaegi, as a Go file would.
+func (e *Engine) refusePackageName(name string, d ast.Decl, own map[string]bool) *CellError {
 	var ids []*ast.Ident
 	switch d := d.(type) {
 	case *ast.FuncDecl:
@@ -138,6 +143,9 @@ func (e *Engine) refusePackageName(name string, d ast.Decl) *CellError {
 		}
 	}
 	for _, id := range ids {
+		if own[id.Name] {
+			continue
+		}
 		e.state.Lock()
 		path, imported := e.imports[id.Name]
 		e.state.Unlock()
@@ -154,4 +162,24 @@ func (e *Engine) refusePackageName(name string, d ast.Decl) *CellError {
 			"cannot be named %s; give it another name, such as %sOf", id.Name, path, how, id.Name, id.Name), id.Pos(), nil)
 	}
 	return nil
+}
+
+// cellImports returns the names that the cell's own import declarations
+// import.
+func cellImports(ps []*parsed) map[string]bool {
+	names := map[string]bool{}
+	for _, p := range ps {
+		if p.kind != kindImport || p.file == nil {
+			continue
+		}
+		for _, spec := range p.file.Imports {
+			path, _ := strconv.Unquote(spec.Path.Value)
+			alias := importName(path)
+			if spec.Name != nil {
+				alias = spec.Name.Name
+			}
+			names[alias] = true
+		}
+	}
+	return names
 }

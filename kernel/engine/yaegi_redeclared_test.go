@@ -38,6 +38,10 @@ func TestPackageNamedFunc(t *testing.T) {
 	if !strings.Contains(err.Value, `sort is the name of the package "sort", which every cell has without an import`) {
 		t.Errorf("func sort: %s", tb(err))
 	}
+	err = fails(t, e, "package main\n\nimport \"time\"\n\ntype time string\n\nfunc main() {}")
+	if !strings.Contains(err.Value, "time redeclared in this block") {
+		t.Errorf("type time in a cell that imports time: %s", tb(err))
+	}
 	_, r := ok(t, e, "errors := []int{1}\nfmt.Println(errors)")
 	expect(t, "a variable named errors", r.text("stdout"), "[1]\n")
 }
