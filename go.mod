@@ -4,8 +4,10 @@ go 1.24.0
 
 require (
 	github.com/go-zeromq/zmq4 v0.17.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/traefik/yaegi v0.16.1
 	golang.org/x/text v0.28.0
+	golang.org/x/tools v0.36.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -17,7 +19,6 @@ require (
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
 )

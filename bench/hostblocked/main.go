@@ -61,14 +61,24 @@ type bench struct {
 	pinned  *clapi.PinnedHost
 	rounds  int
 	samples map[string][]sample
+	// between is what the host does just before each timed call, alike for
+	// every way (see between.go); cond names it in the samples' keys.
+	between func()
+	cond    string
+	conds   []condition
 }
 
 func (b *bench) add(way string, ret, binding, device time.Duration) {
-	b.samples[way] = append(b.samples[way], sample{ret.Seconds(), binding.Seconds(), device.Seconds()})
+	key := way
+	if b.cond != "" {
+		key = b.cond + "/" + way
+	}
+	b.samples[key] = append(b.samples[key], sample{ret.Seconds(), binding.Seconds(), device.Seconds()})
 }
 
 // c makes one copy through the C reference.
 func (b *bench) c() {
+	b.between()
 	ret, dev, err := writeC()
 	if err != nil {
 		panic(err)
@@ -79,6 +89,7 @@ func (b *bench) c() {
 // compiled makes one copy through clapi from compiled Go, timed as the
 // cells time it.
 func (b *bench) compiled(dst, src any) {
+	b.between()
 	start := time.Now()
 	ev := clapi.EnqueueCopy(b.q, dst, src, clapi.NonBlocking)
 	ret := time.Since(start)
@@ -93,6 +104,7 @@ const cellSource = `import hb "gocl.bench/hostblocked"
 
 q, buf, pinned := hb.Queue(), hb.Buffer(), hb.Pinned()
 timed := func(dst, src any) {
+	hb.Between()
 	start := time.Now()
 	ev := cl.EnqueueCopy(q, dst, src, cl.NonBlocking)
 	ret := time.Since(start)
@@ -105,6 +117,8 @@ timed := func(dst, src any) {
 	hb.NopCall(time.Since(start))
 }
 orders := [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+for c := 0; c < hb.Conditions(); c++ {
+hb.Condition(c)
 for i := 0; i < hb.Rounds(); i++ {
 	for _, way := range orders[i%len(orders)] {
 		switch way {
@@ -117,25 +131,40 @@ for i := 0; i < hb.Rounds(); i++ {
 		}
 	}
 }
+}
 `
 
 func main() {
 	bytes := flag.Float64("bytes", 16e6, "bytes per copy")
 	rounds := flag.Int("rounds", 60, "rounds (one copy each way per round), after "+fmt.Sprint(warmup)+" dropped")
 	jsonOut := flag.String("json", "", "also write every sample as JSON to this file")
+	lock := flag.Bool("lock", false, "lock the cell's goroutine to its OS thread (runtime.LockOSThread), so every call comes from one thread")
+	betweenSpec := flag.String("between", "none", "what the host does before each timed call, each in turn: none, spin:50us, sleep:50us, churn:4M (comma-separated)")
 	flag.Parse()
+	conds, err := parseConditions(*betweenSpec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hostblocked:", err)
+		os.Exit(2)
+	}
 	if *bytes < 8 || *bytes > 1<<40 || *rounds < 1 {
 		fmt.Fprintln(os.Stderr, "usage: hostblocked [-bytes N >= 8] [-rounds R >= 1] [-json FILE]")
 		os.Exit(2)
 	}
-	if err := run(int(*bytes), *rounds, *jsonOut); err != nil {
+	src := cellSource
+	if *lock {
+		src = "import \"runtime\"\n\nruntime.LockOSThread()\n" + src
+	}
+	if err := run(int(*bytes), *rounds, *jsonOut, conds, src); err != nil {
 		fmt.Fprintln(os.Stderr, "hostblocked:", err)
 		os.Exit(1)
 	}
 }
 
-func run(nbytes, rounds int, jsonOut string) error {
-	b := &bench{rounds: rounds + warmup, samples: map[string][]sample{}}
+func run(nbytes, rounds int, jsonOut string, conds []condition, src string) error {
+	b := &bench{rounds: rounds + warmup, samples: map[string][]sample{}, conds: conds, between: func() {}}
+	if len(conds) == 1 && conds[0].name == "none" {
+		conds[0].name = "" // one plain run: the sample keys and the table as before
+	}
 	var dev clapi.Device
 	if err := clapi.Try(func() {
 		ctx := clapi.CreateSomeContext()
@@ -153,7 +182,7 @@ func run(nbytes, rounds int, jsonOut string) error {
 		return err
 	}
 	out := engine.OriginalStdout()
-	if err := runCell(b); err != nil {
+	if err := runCell(b, src); err != nil {
 		return err
 	}
 	for way, s := range b.samples {
@@ -161,7 +190,9 @@ func run(nbytes, rounds int, jsonOut string) error {
 			b.samples[way] = s[warmup:]
 		}
 	}
-	fmt.Fprint(out, table(b, dev, nbytes))
+	for _, c := range b.conds {
+		fmt.Fprint(out, table(b, dev, nbytes, c.name))
+	}
 	if jsonOut != "" {
 		js, err := json.MarshalIndent(map[string]any{"device": dev.Name, "platform": dev.Platform.Name, "driver": dev.DriverVersion,
 			"bytes": nbytes, "rounds": rounds, "commit": commit(), "samples": b.samples}, "", " ")
@@ -177,14 +208,17 @@ func run(nbytes, rounds int, jsonOut string) error {
 
 // runCell runs the cell in gocl's engine, with the bench's objects exported
 // to it as the package gocl.bench/hostblocked.
-func runCell(b *bench) error {
+func runCell(b *bench, src string) error {
 	exports := interp.Exports{"gocl.bench/hostblocked/hostblocked": {
-		"Queue":    reflect.ValueOf(func() *clapi.Queue { return b.q }),
-		"Buffer":   reflect.ValueOf(func() *clapi.Buffer { return b.buf }),
-		"Pinned":   reflect.ValueOf(func() *clapi.PinnedHost { return b.pinned }),
-		"Rounds":   reflect.ValueOf(func() int { return b.rounds }),
-		"C":        reflect.ValueOf(b.c),
-		"Compiled": reflect.ValueOf(b.compiled),
+		"Queue":      reflect.ValueOf(func() *clapi.Queue { return b.q }),
+		"Buffer":     reflect.ValueOf(func() *clapi.Buffer { return b.buf }),
+		"Pinned":     reflect.ValueOf(func() *clapi.PinnedHost { return b.pinned }),
+		"Rounds":     reflect.ValueOf(func() int { return b.rounds }),
+		"Conditions": reflect.ValueOf(func() int { return len(b.conds) }),
+		"Condition":  reflect.ValueOf(func(i int) { b.cond, b.between = b.conds[i].name, b.conds[i].run }),
+		"Between":    reflect.ValueOf(func() { b.between() }),
+		"C":          reflect.ValueOf(b.c),
+		"Compiled":   reflect.ValueOf(b.compiled),
 		"Cell": reflect.ValueOf(func(ret, binding, device time.Duration) {
 			b.add("cell", ret, binding, device)
 		}),
@@ -202,7 +236,7 @@ func runCell(b *bench) error {
 	}
 	defer e.Close()
 	var sink textSink
-	r := e.Execute(context.Background(), cellSource, &sink)
+	r := e.Execute(context.Background(), src, &sink)
 	if r.Err != nil {
 		return fmt.Errorf("the cell failed: %s: %s\n%s%s", r.Err.Name, r.Err.Value, strings.Join(r.Err.Traceback, "\n"), sink.String())
 	}
@@ -242,16 +276,26 @@ func pick(s []sample, f func(sample) float64) []float64 {
 	return v
 }
 
-func table(b *bench, dev clapi.Device, nbytes int) string {
+func table(b *bench, dev clapi.Device, nbytes int, cond string) string {
 	var w strings.Builder
-	n := len(b.samples["C"])
-	fmt.Fprintf(&w, "### Host-blocked time of a non-blocking pinned write: %s (%s), %.3g bytes, %d rounds\n\n", dev.Name, dev.Platform.Name, float64(nbytes), n)
+	key := func(way string) string {
+		if cond == "" {
+			return way
+		}
+		return cond + "/" + way
+	}
+	n := len(b.samples[key("C")])
+	title := ""
+	if cond != "" {
+		title = ", before each call: " + cond
+	}
+	fmt.Fprintf(&w, "### Host-blocked time of a non-blocking pinned write: %s (%s), %.3g bytes, %d rounds%s\n\n", dev.Name, dev.Platform.Name, float64(nbytes), n, title)
 	fmt.Fprintf(&w, "bench/hostblocked at %s, GOMAXPROCS %d, %s. Times from just before the call until it returned; one copy each way per round, interleaved.\n\n", commit(), runtime.GOMAXPROCS(0), runtime.Version())
 	fmt.Fprintln(&w, "| way | median | p10 | p90 | driver call inside gocl (median) | gocl's own work (median of the difference) | device GB/s (median) | median / C's |")
 	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|")
-	cMed := median(pick(b.samples["C"], func(s sample) float64 { return s.Return }))
+	cMed := median(pick(b.samples[key("C")], func(s sample) float64 { return s.Return }))
 	for _, way := range []string{"C", "compiled", "cell", "cell, a do-nothing call"} {
-		s := b.samples[way]
+		s := b.samples[key(way)]
 		ret := pick(s, func(s sample) float64 { return s.Return })
 		bind, own := "—", "—"
 		if way == "compiled" || way == "cell" {

@@ -110,10 +110,36 @@ static double prof_device(cl_event ev) {
 	return (double)(e - s) * 1e-9;
 }
 
+// between is what the host does before each timed call, for diagnosis
+// (bench/hostblocked's -between, in a process of its own): CLREF_SPIN_US
+// spins that long touching no memory, CLREF_CHURN_BYTES reads and writes
+// that many bytes a cache line at a time, as an interpreter's work between
+// two calls would. Both unset: nothing, clref's measurement as always.
+static void between(void) {
+	static int init;
+	static double spin;
+	static size_t churn;
+	static volatile unsigned char *mem;
+	if (!init) {
+		init = 1;
+		const char *s = getenv("CLREF_SPIN_US"), *c = getenv("CLREF_CHURN_BYTES");
+		spin = s ? atof(s) * 1e-6 : 0;
+		churn = c ? (size_t)atoll(c) : 0;
+		if (churn && !(mem = calloc(churn, 1)))
+			die("CLREF_CHURN_BYTES: out of memory");
+	}
+	if (spin > 0)
+		for (double t = now(); now() - t < spin;)
+			;
+	for (size_t i = 0; i < churn; i += 64)
+		mem[i]++;
+}
+
 // transfer makes one non-blocking write (or read) and times it.
 static struct timing transfer(cl_command_queue q, cl_mem buf, int write, size_t bytes, void *host) {
 	struct timing t;
 	cl_event ev;
+	between();
 	double t0 = now();
 	if (write)
 		CK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, bytes, host, 0, NULL, &ev));

@@ -121,6 +121,32 @@ func (s *Session) Check(c Cell) *Checked {
 			sessionDecls = append(sessionDecls, n)
 		}
 	}
+	// The cell's own functions may use what its statements declare (they
+	// are the session's variables, as in later cells): those are declared
+	// at package level too, as the statements' own `var` declarations
+	// (the statements' locals then shadow them in CheckFunc's body).
+	// Only those the functions use: elsewhere the statements' own order
+	// decides (a use before the declaration stays "undefined").
+	ownDecls, usedByDecls := map[string]bool{}, map[string]bool{}
+	for _, d := range c.Decls {
+		for _, n := range declNames(d) {
+			ownDecls[n] = true
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				usedByDecls[id.Name] = true
+			}
+			return true
+		})
+	}
+	for i, text := range c.StmtDecls {
+		if i >= len(c.stmtNames) || !anyIn(c.stmtNames[i], usedByDecls) || anyIn(c.stmtNames[i], ownDecls) {
+			continue
+		}
+		if n := (&decl{text: text}).parse(s.fset); n != nil {
+			sessionDecls = append(sessionDecls, n)
+		}
+	}
 	all := map[string]string{}
 	for n, p := range s.imports {
 		all[n] = p
@@ -308,6 +334,16 @@ func recvBase(t ast.Expr) string {
 
 // declaredNames is every name c declares at package level, or by a
 // top-level statement (which hides an earlier variable of that name).
+// anyIn reports whether one of names is in set.
+func anyIn(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if set[n] {
+			return true
+		}
+	}
+	return false
+}
+
 func declaredNames(c Cell) map[string]bool {
 	own := map[string]bool{}
 	for _, d := range c.Decls {

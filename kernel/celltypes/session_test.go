@@ -145,3 +145,34 @@ func TestTypeErrorsDoNotStopTheCheck(t *testing.T) {
 		t.Errorf("after an error, the argument's type = %q, want main.P", got)
 	}
 }
+
+// TestCellFunctionSeesCellStatementVariable: a function of a cell may use
+// a variable its own statements declare (a session variable, as in later
+// cells), so both the function's body and the statements are typed.
+func TestCellFunctionSeesCellStatementVariable(t *testing.T) {
+	fset := token.NewFileSet()
+	s := New(fset, importer.ForCompiler(fset, "source", nil), map[string]string{"fmt": "fmt"})
+	c := cellOf(t, fset, nil, "type E struct{ s string }\nfunc find() *E { return sentinel }",
+		"sentinel := &E{\"x\"}\nfmt.Println(find() == sentinel)")
+	ch := s.Check(c)
+	for _, err := range ch.Errors {
+		if strings.Contains(err.Error(), "undefined") {
+			t.Errorf("the check says %v", err)
+		}
+	}
+	var found bool
+	for _, d := range c.Decls {
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == "sentinel" {
+				found = true
+				if got := types.TypeString(ch.Info.TypeOf(id), func(p *types.Package) string { return p.Name() }); got != "*main.E" {
+					t.Errorf("sentinel in find has type %q, want *main.E", got)
+				}
+			}
+			return true
+		})
+	}
+	if !found {
+		t.Fatal("the test's function does not use sentinel")
+	}
+}

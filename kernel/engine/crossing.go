@@ -58,6 +58,7 @@ func crossHooks(x *crossing) (map[string]reflect.Value, map[reflect.Value][]refl
 	printers := []reflect.Type{reflect.TypeOf((*fmt.Formatter)(nil)).Elem(), reflect.TypeOf((*fmt.Stringer)(nil)).Elem()}
 	return map[string]reflect.Value{
 		"Box":      reflect.ValueOf(x.box),
+		"Equal":    reflect.ValueOf(x.equal),
 		"BoxIface": boxIface,
 		"BoxAs":    reflect.ValueOf(x.boxAs),
 		"AsIface":  reflect.ValueOf(x.asIface),

@@ -152,9 +152,14 @@ func finalExpr(ps []*parsed) ast.Expr {
 // crossTargets (see above). It returns the source of the helpers the new
 // descriptors call, to compile with the cell's declarations, and the
 // descriptors waiting for their helpers.
-func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked) string {
+//
+// With eq, it also rewrites the comparisons that may compare a cell's value
+// held in an interface (yaegi_ifaceeq.go), with descriptors of the same
+// numbering.
+func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, eq bool) string {
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
-	if ch.ProbeAll {
+	eq = eq && hasCellCompare(ps, ch.Info)
+	if ch.ProbeAll || eq { // (a compared value is told by its dynamic type)
 		b.probeAll()
 	}
 	e.showType = -1
@@ -181,6 +186,9 @@ func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked) string {
 			}
 			return true
 		})
+	}
+	if eq {
+		rewriteIfaceCompares(ps, ch.Info, func(t types.Type) int { return b.register(b.desc(t)) })
 	}
 	return b.source()
 }

@@ -113,15 +113,22 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		cross = e.crossCell(ps)
 		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
 		needMethodValue := hasMethodValue(ps, e.methodDecls(ps))
+		kinds := e.cellTypeKinds(ps)
+		needConv := hasIfaceConversion(ps, kinds) // yaegi_ifaceconv.go
+		needEq := hasIfaceCompare(ps, kinds)      // yaegi_ifaceeq.go
+		needCross = needCross || needEq
 		// A type switch with an interface case matches a cell's value by
 		// its type's method set, which the descriptors record.
 		needTypes := e.hasIfaceSwitch(ps)
 		needCross = needCross || needTypes
 		later := e.laterNames(ps)
 		var checked *celltypes.Checked
-		if needCross || needRange || needMethodValue || len(later) > 0 {
+		if needCross || needRange || needMethodValue || needConv || len(later) > 0 {
 			checked = e.crossSession().Check(cross)
 			checked.ProbeAll = needTypes
+			if debugRewrite {
+				fmt.Fprintf(OriginalStderr(), "--- %s: type check: %v\n", name, checked.Errors)
+			}
 		}
 		if len(later) > 0 { // usebeforedecl.go
 			if err := e.refuseUseBeforeDecl(name, ps, &typesErrors{errs: checked.Errors, later: later}); err != nil {
@@ -135,7 +142,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 			e.rewriteTypedRanges(ps, checked.Info, e.qualifier(cross))
 		}
 		if needCross {
-			if src := e.rewriteCrossings(ps, checked); src != "" {
+			if src := e.rewriteCrossings(ps, checked, needEq); src != "" {
 				h, err := e.parseChunk(name, src, chunk{kind: kindDecl, start: 0, end: len(src), line: 1, col: 1})
 				if err != nil {
 					return Result{Err: e.syntaxError(name, fmt.Errorf("gocl's method helpers: %w", err))}
@@ -143,8 +150,10 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 				helpers = h // inserted after the rewrites below, which are not for it
 			}
 		}
+		if needConv {
+			rewriteIfaceConversions(ps, checked.Info)
+		}
 		isIface := e.interfaceCase()
-		kinds := e.cellTypeKinds(ps)
 		if err := e.refuseUntypedCases(name, ps, kinds); err != nil {
 			return Result{Err: err}
 		}
