@@ -79,10 +79,10 @@ func (e *Engine) parseChunk(name, code string, ch chunk) (*parsed, error) {
 // error on valid Go says that the limit is the interpreter's (triage.go).
 func (e *Engine) execute(ctx context.Context, code string, sink Sink, name string) Result {
 	r := e.executeCell(ctx, code, sink, name)
+	r.Err = e.explainStmtVars(code, r.Err) // yaegi_stmtvars.go, before triage's more general words
 	if err := e.triage(name, code, r.Err); err != nil {
 		r.Err = err
 	}
-	e.explainStmtVars(code, r.Err) // yaegi_stmtvars.go
 	return r
 }
 

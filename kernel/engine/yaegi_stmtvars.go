@@ -21,17 +21,18 @@ import (
 // undefinedRE matches an undefined-name diagnostic.
 var undefinedNameRE = regexp.MustCompile(`^undefined: (\w+)`)
 
-// explainStmtVars adds to err, a compile error of the cell code, which
-// variable a function of the cell uses before the statement of the cell
-// that declares it, when that is the cause; err is changed in place.
-func (e *Engine) explainStmtVars(code string, err *CellError) {
+// explainStmtVars returns err, a compile error of the cell code, or, when
+// the cause is that a function of the cell uses a variable a statement of
+// the cell declares, a copy that says so and what to write (a copy is
+// gocl's own error, which triage.go leaves as it is).
+func (e *Engine) explainStmtVars(code string, err *CellError) *CellError {
 	if err == nil || err.Name != "CompileError" || len(err.Traceback) == 0 || blankPackageClause(code) != code {
-		return
+		return err
 	}
 	m := undefinedNameRE.FindStringSubmatch(err.Value)
 	loop := strings.Contains(err.Value, "definition loop")
 	if m == nil && !loop {
-		return
+		return err
 	}
 	fset := token.NewFileSet()
 	stmtVars := map[string]bool{}
@@ -42,7 +43,7 @@ func (e *Engine) explainStmtVars(code string, err *CellError) {
 		case kindStmt:
 			f, perr := parser.ParseFile(fset, "", "package p; func _() {"+body+"\n}", 0)
 			if perr != nil {
-				return
+				return err
 			}
 			for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
 				if ds, ok := st.(*ast.DeclStmt); ok {
@@ -62,7 +63,7 @@ func (e *Engine) explainStmtVars(code string, err *CellError) {
 		case kindDecl:
 			f, perr := parser.ParseFile(fset, "", "package p;"+body, 0)
 			if perr != nil {
-				return
+				return err
 			}
 			for _, d := range f.Decls {
 				funcs = append(funcs, d)
@@ -84,11 +85,13 @@ func (e *Engine) explainStmtVars(code string, err *CellError) {
 		}
 	}
 	if name == "" {
-		return
+		return err
 	}
 	note := " (in a cell, functions and types are compiled before the cell's statements run, and " + name +
 		" is declared by a statement of this cell: declare it in an earlier cell, or paste the program whole with its " +
 		"package clause, where var declarations are package-level)"
-	err.Value += note
-	err.Traceback[0] += note
+	explained := *err
+	explained.Value += note
+	explained.Traceback = append([]string{err.Traceback[0] + note}, err.Traceback[1:]...)
+	return &explained
 }
