@@ -17,7 +17,10 @@
 //     Go specification, each compiled and run by the go command (the oracle:
 //     its output is what `go run` prints), then run through gocl pasted whole
 //     and in notebook form (declarations, then the body of main as top-level
-//     statements).
+//     statements; a name main declares where the package declares it too
+//     is renamed in that form, since a later cell's declaration would
+//     redefine it for the earlier cells: see NotebookForm; yaegi's programs
+//     get the same notebook form).
 //
 // A later cell that prints nothing follows every corpus program in both
 // forms, so that a func main or a defer that runs again after a later cell
