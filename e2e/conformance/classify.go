@@ -13,6 +13,12 @@ const (
 	// Pass: Go's answer (the declared or oracle output, or the declared
 	// error).
 	Pass Class = "pass"
+	// GoAnswer: the run printed what the go command's build of the program
+	// prints, which is not what the program declares (yaegi's programs
+	// declare yaegi's output; a few of them are not Go's: loop variables
+	// before Go 1.22, yaegi's restricted mode, yaegi's names of unexported
+	// fields). Only yaegi's programs have it: see GoOracle.
+	GoAnswer Class = "go-answer"
 	// ClearError: the run stopped with an error before printing anything Go
 	// would not print, and the error is a refusal in the user's terms: not
 	// a runtime panic Go would not raise, no interpreter internals, and, for
@@ -37,13 +43,13 @@ const (
 )
 
 // Classes lists every class in report order.
-var Classes = []Class{Pass, ClearError, UnclearError, Wrong, Hang, Crash}
+var Classes = []Class{Pass, GoAnswer, ClearError, UnclearError, Wrong, Hang, Crash}
 
 // rank orders classes for regression checks: a move to a higher rank is a
 // regression. Wrong answers, hangs and crashes are equally bad.
 func (c Class) rank() int {
 	switch c {
-	case Pass:
+	case Pass, GoAnswer:
 		return 0
 	case ClearError:
 		return 1
@@ -74,6 +80,9 @@ type Want struct {
 type Outcome struct {
 	// Stdout is what the run printed on standard output.
 	Stdout string
+	// Output is what the run printed on standard output and standard
+	// error, in the order a notebook shows them.
+	Output string
 	// Err is the error the run ended with (name, message and traceback
 	// joined by newlines), or "".
 	Err string
@@ -86,9 +95,11 @@ type Outcome struct {
 
 // leakMarkers are texts that show an error speaks of the interpreter's
 // internals instead of the user's program: reflect's words, yaegi's frames
+// (its package path followed by a name: the path alone may be what the
+// program imports)
 // and compiler stages, fmt's bad-verb marks, and gocl's own wording for "yaegi
 // crashed on this code" (honest, but it names no construct).
-var leakMarkers = []string{"reflect:", "reflect.Value", "reflect.Set", "yaegi/interp", "interp.(*", "%!",
+var leakMarkers = []string{"reflect:", "reflect.Value", "reflect.Set", "yaegi/interp.", "interp.(*", "%!",
 	"CFG ", "the interpreter (yaegi) failed"}
 
 // leaks reports whether an error text shows interpreter internals.

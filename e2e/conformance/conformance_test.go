@@ -175,12 +175,12 @@ func each(n int, fn func(i int)) {
 // worstOf runs a gocl form once, or *updateRuns times with -update, and
 // returns the outcome of the worst class; a form whose class changes from
 // run to run is logged as flaky.
-func worstOf(t *testing.T, what string, w Want, run func() Outcome) (Outcome, Class) {
+func worstOf(t *testing.T, what string, classify func(Outcome) Class, run func() Outcome) (Outcome, Class) {
 	o := run()
-	c := Classify(w, o)
+	c := classify(o)
 	for n := 1; *update && n < *updateRuns; n++ {
 		again := run()
-		if ac := Classify(w, again); ac != c {
+		if ac := classify(again); ac != c {
 			t.Logf("FLAKY %s: %s in one run, %s in another; the worse is recorded", what, c, ac)
 			if ac.Worse(c) {
 				o, c = again, ac

@@ -69,8 +69,9 @@ func TestSpecCorpus(t *testing.T) {
 		pc, nc := forms(*p)
 		r := &res[i]
 		var pcl, ncl Class
-		r.pasted, pcl = worstOf(t, p.Name+" (pasted)", w, func() Outcome { return g.Run(p.Name, pc) })
-		r.notebook, ncl = worstOf(t, p.Name+" (notebook form)", w, func() Outcome { return g.Run(p.Name, nc) })
+		classOf := func(o Outcome) Class { return Classify(w, o) }
+		r.pasted, pcl = worstOf(t, p.Name+" (pasted)", classOf, func() Outcome { return g.Run(p.Name, pc) })
+		r.notebook, ncl = worstOf(t, p.Name+" (notebook form)", classOf, func() Outcome { return g.Run(p.Name, nc) })
 		r.classes = CorpusClasses{Pasted: pcl, Notebook: ncl}
 	})
 	t.Logf("ran %d programs with go and twice with gocl in %.0f s", len(progs), time.Since(began).Seconds())

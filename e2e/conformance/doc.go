@@ -8,11 +8,19 @@
 //     cell and compared with the output its trailing "// Output:" comment
 //     declares (or the error its "// Error:" comment declares), side by side
 //     with plain yaegi (interp.New with stdlib.Symbols, as yaegi's tests do);
+//     where gocl prints other than the declaration, the go command builds
+//     and runs the program (only those programs, and only those it can
+//     build alone: no import of yaegi's _test tree), and a gocl run that
+//     did what Go does is a GoAnswer, not a wrong answer (yaegi declares
+//     its own output, which for a few programs is not Go's);
 //   - our own corpus (corpus/<name>/main.go), short programs written from the
 //     Go specification, each compiled and run by the go command (the oracle:
 //     its output is what `go run` prints), then run through gocl pasted whole
 //     and in notebook form (declarations, then the body of main as top-level
-//     statements).
+//     statements; a name main declares where the package declares it too
+//     is renamed in that form, since a later cell's declaration would
+//     redefine it for the earlier cells: see NotebookForm; yaegi's programs
+//     get the same notebook form).
 //
 // A later cell that prints nothing follows every corpus program in both
 // forms, so that a func main or a defer that runs again after a later cell

@@ -16,6 +16,9 @@ type Gap struct {
 
 // KnownGaps are the gaps allowed today. Keep it short: every entry is a
 // promise broken ("gocl must never be below plain yaegi on a program").
+// A program whose declared output is yaegi's and not Go's needs no entry:
+// where gocl prints what the go command's build prints, the class is
+// GoAnswer, which is not below plain yaegi (see GoOracle).
 var KnownGaps = []Gap{
 	{
 		// yaegi's programs import packages of yaegi's own _test tree
@@ -29,68 +32,24 @@ var KnownGaps = []Gap{
 		},
 	},
 	{
-		// yaegi's restricted*.go declare what yaegi's restricted mode (its
-		// test's default) does: os.Exit and log.Fatal panic instead of
-		// ending the process, os.FindProcess fails. go run ends the process;
-		// gocl runs cells unrestricted, as go run does, and reports the exit.
-		Reason: "declares yaegi's restricted-mode output (os.Exit and log.Fatal panic); gocl, like go run, runs unrestricted",
-		Matches: func(p YaegiProgram, _ Outcome) bool {
-			return strings.HasPrefix(p.Name, "restricted")
-		},
-	},
-	{
-		// closure9-12 declare what Go before 1.22 printed: every closure
-		// made in a loop saw the one shared loop variable. gocl gives each
-		// iteration its own variable, as Go 1.22 and later do (and as
-		// go run prints today); plain yaegi keeps the old semantics.
-		Reason: "declares pre-Go 1.22 loop-variable output; gocl, like go run since Go 1.22, gives each iteration its own variable",
-		Matches: func(p YaegiProgram, _ Outcome) bool {
-			switch p.Name {
-			case "closure9.go", "closure10.go", "closure11.go", "closure12.go":
-				return true
-			}
-			return false
-		},
-	},
-	{
-		// method16.go declares yaegi's own output for `%+v` of a struct
-		// with an unexported field: `&{Xproperty:value}`, the "X" being how
-		// yaegi builds the struct at run time. go run prints
-		// `&{property:value}`, and so does gocl, which hands the value to
-		// fmt with its real field names (kernel/cellvalue).
-		Reason: "declares yaegi's X-prefixed name of an unexported field; gocl prints Go's",
+		// restricted2.go declares yaegi's restricted mode: os.FindProcess
+		// of the interpreter's own pid fails. Go's finds it (and prints a
+		// *os.Process, whose pid differs from run to run, so no run can
+		// match it); a cell's process is the kernel's, which a signal from
+		// the cell would stop, so gocl stops the cell with a NotSupported
+		// refusal that says what to use instead.
+		Reason: "os.FindProcess of the kernel's own process is refused in a cell (NotSupported); Go's output shows a pid",
 		Matches: func(p YaegiProgram, o Outcome) bool {
-			return p.Name == "method16.go" && strings.Contains(o.Stdout, "{property:value}")
+			return p.Name == "restricted2.go" && strings.Contains(o.Err, "is not supported in a cell")
 		},
 	},
 	{
-		// unsafe*.go import package unsafe, which cells cannot import
-		// today (kernel/symbols decides what cells may import).
-		Reason: "imports unsafe, which cells cannot import",
+		// convert0.go declares func sort; every cell has package sort
+		// without an import (gocl's default imports), so a function of a
+		// cell cannot take that name: gocl says so and what to write.
+		Reason: "declares func sort, the name of a package every cell has without an import; refused with that reason",
 		Matches: func(p YaegiProgram, o Outcome) bool {
-			return strings.HasPrefix(p.Name, "unsafe") && strings.Contains(o.Err, `"unsafe" is not available`)
-		},
-	},
-	{
-		// The engine's open list, one program each, every one a yaegi or
-		// notebook difference named in the README's limits; each entry goes
-		// when its cause is fixed.
-		//   chan8: `<-messages && true` is false in most runs (yaegi race);
-		//   convert0: declares func sort, a package every cell has without
-		//     an import; flag0: flag parses the kernel's own command line;
-		//   redeclaration-global2: a package imported twice is accepted, as
-		//     in later cells; ret5: `var a, b int = r2()` at package level
-		//     leaves invalid values (yaegi, declaration compiled alone);
-		//   switch13: `case i:` with i a variable is refused in other words;
-		//   type24: expects yaegi's position prefix in a panic text, which
-		//     Go does not print.
-		Reason: "open engine differences, one program each (see the comment in gaps.go and the README's limits)",
-		Matches: func(p YaegiProgram, _ Outcome) bool {
-			switch p.Name {
-			case "chan8.go", "convert0.go", "flag0.go", "redeclaration-global2.go", "ret5.go", "switch13.go", "type24.go":
-				return true
-			}
-			return false
+			return p.Name == "convert0.go" && strings.Contains(o.Err, "is the name of the package")
 		},
 	},
 }

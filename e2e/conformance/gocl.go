@@ -99,9 +99,12 @@ func outcomeOf(raw []byte) (Outcome, error) {
 		return Outcome{}, fmt.Errorf("gocl run wrote an unreadable notebook: %v", err)
 	}
 	var o Outcome
-	var stdout strings.Builder
+	var stdout, output strings.Builder
 	for _, c := range nb.Cells {
 		for _, out := range c.Outputs {
+			if out.OutputType == "stream" {
+				output.WriteString(string(out.Text))
+			}
 			switch {
 			case out.OutputType == "stream" && out.Name == "stdout":
 				stdout.WriteString(string(out.Text))
@@ -119,7 +122,7 @@ func outcomeOf(raw []byte) (Outcome, error) {
 			}
 		}
 	}
-	o.Stdout = stdout.String()
+	o.Stdout, o.Output = stdout.String(), output.String()
 	return o, nil
 }
 

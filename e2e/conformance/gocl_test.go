@@ -11,8 +11,8 @@ import (
 func TestGoclRun(t *testing.T) {
 	skipShort(t)
 	g := Gocl{Bin: goclBin, Limit: 4 * time.Second, Dir: t.TempDir()}
-	o := g.Run("ok", []string{"x := 2\nfmt.Println(x * 21)\n", "fmt.Print(\"second\\n\")\n"})
-	if o != (Outcome{Stdout: "42\nsecond\n"}) {
+	o := g.Run("ok", []string{"x := 2\nfmt.Println(x * 21)\n", "fmt.Fprint(os.Stderr, \"err \")\nfmt.Print(\"second\\n\")\n"})
+	if o != (Outcome{Stdout: "42\nsecond\n", Output: "42\nerr second\n"}) {
 		t.Errorf("two cells: %+v", o)
 	}
 	o = g.Run("fails", []string{"fmt.Println(\"before\")\nvar m map[string]int\nm[\"a\"] = 1\n", "fmt.Println(\"not run\")\n"})

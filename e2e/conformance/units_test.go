@@ -14,6 +14,15 @@ func TestNotebookForm(t *testing.T) {
 	if !ok || !reflect.DeepEqual(got, want) {
 		t.Errorf("NotebookForm:\ngot  %q (%v)\nwant %q", got, ok, want)
 	}
+	// A name main declares where the package declares it too is main's own
+	// in the notebook form, under another name.
+	src = "package main\n\nvar a int = 1\n\ntype T struct{ a int }\n\nfunc f() { println(a) }\n\nfunc main() {\n\tprintln(a)\n\ta := a + 1\n\tt := T{a: a}\n\tfunc() { a++ }()\n\tprintln(a, t.a)\n\tf()\n}\n"
+	got, ok = NotebookForm(src)
+	want = []string{"var a int = 1\n\ntype T struct{ a int }\n\nfunc f() { println(a) }\n",
+		"println(a)\na_main := a + 1\nt := T{a: a_main}\nfunc() { a_main++ }()\nprintln(a_main, t.a)\nf()\n"}
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Errorf("NotebookForm of a program whose main shadows a package name:\ngot  %q (%v)\nwant %q", got, ok, want)
+	}
 	if _, ok := NotebookForm("package main\nfunc f() {}\n"); ok {
 		t.Error("a program without func main has a notebook form")
 	}
@@ -36,6 +45,8 @@ func TestClassify(t *testing.T) {
 		{"false diagnostic", Want{Stdout: "1\n"}, Outcome{Err: "CompileError: undefined: clear"}, UnclearError},
 		{"false syntax error", Want{Stdout: "1\n"}, Outcome{Err: "SyntaxError: expected statement, found 'package'"}, UnclearError},
 		{"panic where Go runs", Want{Stdout: "1\n"}, Outcome{Stdout: "1\n", Err: "panic: boom", Runtime: true}, UnclearError},
+		{"an import of yaegi refused", Want{Stdout: "1\n"}, Outcome{Err: `ImportError: package "github.com/traefik/yaegi/interp" is not available: cells can import ...`}, ClearError},
+		{"yaegi's frames", Want{Stdout: "1\n"}, Outcome{Err: "panic: x\ngithub.com/traefik/yaegi/interp.(*node).run"}, UnclearError},
 		{"reflect's words", Want{Stdout: "1\n"}, Outcome{Err: "CompileError: reflect: Call with too many input arguments"}, UnclearError},
 		{"wrong output then error", Want{Stdout: "1\n2\n"}, Outcome{Stdout: "3\n", Err: "CompileError: not supported"}, Wrong},
 		{"Go's panic", Want{Stdout: "a\n", Panic: "runtime error: integer divide by zero"},

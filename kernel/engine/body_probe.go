@@ -252,6 +252,9 @@ func probeFor(st ast.Stmt) ([]ast.Stmt, []topDecl) {
 			}
 			return out, decls
 		}
+		if probes, ok := genericLitProbes(lhs, s.Rhs); ok { // yaegi_genericlit.go
+			return probes, decls
+		}
 		return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, TokPos: s.TokPos, Tok: token.DEFINE, Rhs: s.Rhs}}, decls
 	case *ast.DeclStmt:
 		g, ok := s.Decl.(*ast.GenDecl)
@@ -275,15 +278,15 @@ func probeFor(st ast.Stmt) ([]ast.Stmt, []topDecl) {
 				}
 				continue
 			}
-			values := vs.Values
-			if vs.Type != nil {
+			typ, values := genericLitSpec(len(names), vs.Type, vs.Values) // yaegi_genericlit.go
+			if typ != nil {
 				// The type is written: the probe needs no values (yaegi
 				// v0.16.1 types each of several globals by its value,
 				// `var a, b fmt.Stringer = S(1), S(2)` made a and b S's).
 				values = nil
 			}
 			out = append(out, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: g.TokPos, Tok: token.VAR,
-				Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: vs.Type, Values: values}}}})
+				Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: typ, Values: values}}}})
 		}
 		if len(decls) == 0 {
 			return nil, nil

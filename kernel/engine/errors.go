@@ -142,10 +142,6 @@ func (e *Engine) compileError(cur string, err error) *CellError {
 // case it cannot answer): only yaegi's are asked about.
 var fromInterpreter sync.Map // *CellError -> true
 
-// exitRequest is the panic value of os.Exit in a cell: the kernel must not
-// exit with it.
-type exitRequest int
-
 // runError converts what Execute returned: a panic (with the frames yaegi
 // logged while unwinding) or a late compile error.
 func (e *Engine) runError(cur string, err error) *CellError {

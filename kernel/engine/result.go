@@ -221,6 +221,7 @@ func __gocl_show3(a, b, c any) { __gocl_hook.EmitN(a, b, c) }
 // helpers and of guarded go statements.
 func (e *Engine) overrides() interp.Exports {
 	ex := e.baseOverrides()
+	addProcessOverrides(ex, e.in) // yaegi_process.go
 	hooks, mapTypes := crossHooks(e.cross)
 	for name, v := range hooks {
 		ex[hookPath+"/hook"][name] = v
@@ -256,7 +257,7 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"Unwrap":    reflect.ValueOf(unwrapYaegi),
 			"IsBare":    reflect.ValueOf(isBare),
 			"Clear":     reflect.ValueOf(clearValue),
-			"Recover":   reflect.ValueOf(recovered), // yaegi_panics.go
+			"Recover":   reflect.ValueOf(recoverNotExit), // yaegi_process.go, then recovered (yaegi_panics.go)
 		},
 	}
 }

@@ -79,6 +79,7 @@ func (e *Engine) parseChunk(name, code string, ch chunk) (*parsed, error) {
 // error on valid Go says that the limit is the interpreter's (triage.go).
 func (e *Engine) execute(ctx context.Context, code string, sink Sink, name string) Result {
 	r := e.executeCell(ctx, code, sink, name)
+	r.Err = e.explainStmtVars(code, r.Err) // yaegi_stmtvars.go, before triage's more general words
 	if err := e.triage(name, code, r.Err); err != nil {
 		r.Err = err
 	}
@@ -159,9 +160,13 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		if err := e.refuseGenericNameClash(name, ps); err != nil {
 			return Result{Err: err}
 		}
+		if err := e.refuseCellLimits(name, ps); err != nil { // yaegi_refusals.go
+			return Result{Err: err}
+		}
 		isCellStruct := caseOf(kinds, cellStruct)
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
+			rewriteRecvConds(p.node()) // yaegi_recvcond.go
 			if p.body != nil {
 				typeRuneConsts(p.body.List) // yaegi_runeconst.go
 				e.rewriteModern(p.body, methods)
@@ -177,6 +182,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 				rewriteCellAssertions(p.file, isCellStruct)
 				rewriteTypeSwitches(p.file, isIface, isCellStruct)
 				rewriteDefers(p.file)
+				rewriteMultiVars(p.file) // yaegi_multivar.go
 				rewriteSelects(p.file)
 				e.rewriteRecovers(p.file, ps)
 			}
@@ -461,11 +467,17 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 			if alias == "_" {
 				continue
 			}
+			if local[alias] == ipath {
+				return e.importedTwice(name, alias, spec) // yaegi_imports.go
+			}
 			e.state.Lock()
 			old, seen := e.imports[alias]
 			e.state.Unlock()
 			if o, ok := local[alias]; ok {
 				old, seen = o, true
+			}
+			if alias != "." {
+				local[alias] = ipath
 			}
 			if seen && old == ipath {
 				continue
@@ -475,9 +487,6 @@ func (e *Engine) runImports(ctx context.Context, name string, p *parsed) *CellEr
 					"e.g. import my%s %q", alias, old, ipath, alias, ipath), spec.Pos(), nil)
 			}
 			keep = append(keep, spec)
-			if alias != "." {
-				local[alias] = ipath
-			}
 		}
 	}
 	if len(keep) == 0 || gd == nil {

@@ -34,9 +34,9 @@ var Generic = []string{"cmp", "iter", "maps", "slices"}
 
 // Notes are limits of packages that can be imported, shown by `gocl packages`.
 var Notes = map[string]string{
-	"os":      "os.Exit ends the cell with its status, not the kernel; os.FindProcess of the kernel's own pid fails",
+	"os":      "os.Exit ends the cell with its status, not the kernel; os.FindProcess of the kernel's own pid stops the cell (NotSupported)",
 	"os/exec": "commands run with the rights of the user who started the kernel",
-	"log":     "log.Fatal* and a log.New logger's Fatal* panic instead of exiting (the kernel keeps running)",
+	"log":     "log.Fatal* and a log.New logger's Fatal* log, then end the cell as os.Exit(1) does (the kernel keeps running)",
 	"syscall": "Exit and Exec are left out: they would end the kernel; use os.Exit and os/exec",
 	"slices": "functions take and return plain []E: a named slice type comes back as []E (convert it back); " +
 		"Concat takes two slices or more, without a ... spread; see the limits of generic calls",
