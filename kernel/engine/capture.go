@@ -326,7 +326,7 @@ func (s *stream) consume(acc []byte) []byte {
 }
 
 func (s *stream) emit(b []byte) {
-	if len(b) == 0 {
+	if len(b) == 0 || exiting.Load() { // (after an os.Exit: yaegi_process.go)
 		return
 	}
 	s.mu.Lock()

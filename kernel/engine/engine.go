@@ -303,6 +303,7 @@ func (e *Engine) waitBusy(ctx context.Context) *CellError {
 // between the two.
 func (e *Engine) beginCellIO(ctx context.Context, sink Sink, beforeDetach func()) (io *cellIO, end func()) {
 	io = &cellIO{sink: sink, ctx: ctx}
+	exiting.Store(false) // a new cell shows its output (yaegi_process.go)
 	outStream.attach(io.stream)
 	errOut.attach(io.stream)
 	running.Store(io)

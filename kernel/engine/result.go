@@ -236,7 +236,7 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"Stdin":  reflect.ValueOf(&e.stdin).Elem(),
 			"Stdout": reflect.ValueOf(&cellStdout).Elem(),
 			"Stderr": reflect.ValueOf(&cellStderr).Elem(),
-			"Exit":   reflect.ValueOf(func(code int) { panic(exitRequest(code)) }),
+			"Exit":   reflect.ValueOf(exitCell), // yaegi_process.go
 		},
 		"time/time": {
 			"Sleep":     reflect.ValueOf(sleep),

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 	"github.com/traefik/yaegi/interp"
@@ -33,6 +34,22 @@ import (
 // which kernel/symbols/stdlib makes panic with stdlib.Exit(1)): the kernel
 // must not exit with it; runError turns it into the cell's Exit error.
 type exitRequest = stdlib.Exit
+
+// exiting is set by an os.Exit, log.Fatal or failed flag.Parse in a cell,
+// until the next cell starts: what the cell writes after it (its deferred
+// calls still run while the exit unwinds the cell, and its goroutines go
+// on) is not shown, as a Go program shows nothing after os.Exit.
+var exiting atomic.Bool
+
+// exitCell ends the cell as os.Exit(code) ends a Go program: what it wrote
+// before is delivered, nothing it writes after (see exiting).
+func exitCell(code int) {
+	if err := flushAll(drainTimeout); err != nil {
+		fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
+	}
+	exiting.Store(true)
+	panic(exitRequest(code))
+}
 
 // cellArgs is os.Args in cells: the program's name, as `go run` gives it.
 var cellArgs = os.Args[:min(1, len(os.Args))]
@@ -56,7 +73,7 @@ func addProcessOverrides(ex interp.Exports, in *interp.Interpreter) {
 	if output, ok := in.Symbols("log")["log"]["Output"].Interface().(func(int, string) error); ok {
 		fatal := func(s string) {
 			output(3, s)
-			panic(exitRequest(1))
+			exitCell(1)
 		}
 		set("log/log", "Fatal", reflect.ValueOf(func(v ...any) { fatal(fmt.Sprint(v...)) }))
 		set("log/log", "Fatalf", reflect.ValueOf(func(format string, v ...any) { fatal(fmt.Sprintf(format, v...)) }))
@@ -80,9 +97,9 @@ func cellFlagParse() {
 	flag.CommandLine.Init(name, flag.ContinueOnError)
 	switch err := flag.CommandLine.Parse(args); {
 	case err == flag.ErrHelp:
-		panic(exitRequest(0))
+		exitCell(0)
 	case err != nil:
-		panic(exitRequest(2))
+		exitCell(2)
 	}
 }
 

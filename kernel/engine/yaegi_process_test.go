@@ -65,3 +65,26 @@ func TestFindOwnProcess(t *testing.T) {
 	_, r := ok(t, e, "q, err := os.FindProcess(os.Getppid())\nfmt.Println(q.Pid == os.Getppid(), err)")
 	expect(t, "another process", r.text("stdout"), "true <nil>\n")
 }
+
+// TestExitShowsNothingAfter: a Go program shows nothing after os.Exit or
+// log.Fatal; a cell's deferred calls, which still run while the exit
+// unwinds it, print nothing either, and the next cell prints again.
+func TestExitShowsNothingAfter(t *testing.T) {
+	e := newEngine(t)
+	for _, code := range []string{
+		"import \"os\"\nfunc f() {\n\tdefer fmt.Println(\"f's defer\")\n\tfmt.Println(\"in f\")\n\tos.Exit(3)\n}\n" +
+			"defer fmt.Println(\"cell's defer\")\nfmt.Println(\"before\")\nf()\nfmt.Println(\"after\")",
+		"import \"log\"\nlog.SetFlags(0)\nlog.SetOutput(os.Stdout)\ndefer fmt.Println(\"cell's defer\")\nfmt.Println(\"before\")\nlog.Fatal(\"in f\")",
+	} {
+		res, r := run(t, e, code)
+		if res.Err == nil || res.Err.Name != "Exit" {
+			t.Fatalf("%s\nended with %v, want the Exit error", code, res.Err)
+		}
+		if got := r.text("stdout"); got != "before\nin f\n" {
+			t.Errorf("%s\nprinted %q, want %q (what go run prints)", code, got, "before\nin f\n")
+		}
+		if _, r := ok(t, e, "fmt.Println(\"next\")"); r.text("stdout") != "next\n" {
+			t.Errorf("the next cell printed %q", r.text("stdout"))
+		}
+	}
+}
