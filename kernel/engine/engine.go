@@ -69,6 +69,7 @@ type Engine struct {
 	dropped     map[string]string                     // names a failed cell declared but never set, by cell
 	methods     map[string]*ast.FuncDecl              // methods of the cells' types, by "T.M", for yaegi_modern.go
 	methodTexts map[string]string                     // normalized source of each method, by "T.M"
+	pkgVars     []pkgVar                              // compiled packages' variables cells assign (yaegi_pkgvars.go)
 	avail       map[string]bool                       // importable package paths
 	symbols     map[string]map[string]reflect.Value   // compiled symbols by import path, for exprType
 	tables      []map[string]map[string]reflect.Value // the symbol tables, keyed as interp.Exports, for the type checker

@@ -258,6 +258,8 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"IsBare":    reflect.ValueOf(isBare),
 			"Clear":     reflect.ValueOf(clearValue),
 			"Recover":   reflect.ValueOf(recoverNotExit), // yaegi_process.go, then recovered (yaegi_panics.go)
+			"SetVar":    reflect.ValueOf(e.setPkgVar),    // yaegi_pkgvars.go
+			"OpVar":     reflect.ValueOf(e.opVar),
 		},
 	}
 }

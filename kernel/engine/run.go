@@ -163,6 +163,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		if err := e.refuseCellLimits(name, ps); err != nil { // yaegi_refusals.go
 			return Result{Err: err}
 		}
+		e.rewritePkgVarAssigns(ps) // yaegi_pkgvars.go
 		isCellStruct := caseOf(kinds, cellStruct)
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
