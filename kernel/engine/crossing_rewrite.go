@@ -153,13 +153,13 @@ func finalExpr(ps []*parsed) ast.Expr {
 // descriptors call, to compile with the cell's declarations, and the
 // descriptors waiting for their helpers.
 //
-// With eq, it also rewrites the comparisons that may compare a cell's value
-// held in an interface (yaegi_ifaceeq.go), with descriptors of the same
+// The extras say what else it rewrites with descriptors of the same
 // numbering.
-func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, eq bool) string {
+func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more crossExtras) string {
+	eq := more.compares
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
 	eq = eq && hasCellCompare(ps, ch.Info)
-	if ch.ProbeAll || eq { // (a compared value is told by its dynamic type)
+	if ch.ProbeAll || eq || more.boxValues { // (a compared value is told by its dynamic type)
 		b.probeAll()
 	}
 	e.showType = -1
@@ -187,10 +187,22 @@ func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, eq bool) 
 			return true
 		})
 	}
+	descID := func(t types.Type) int { return b.register(b.desc(t)) }
+	if more.boxValues {
+		boxValueStructs(ps, ch.Info, descID, more.qualify) // yaegi_valerr.go
+	}
 	if eq {
-		rewriteIfaceCompares(ps, ch.Info, func(t types.Type) int { return b.register(b.desc(t)) })
+		rewriteIfaceCompares(ps, ch.Info, descID)
 	}
 	return b.source()
+}
+
+// crossExtras are the rewrites rewriteCrossings makes besides the calls of
+// crossTargets.
+type crossExtras struct {
+	compares  bool                        // comparisons of a cell's values in interfaces (yaegi_ifaceeq.go)
+	boxValues bool                        // conversions of value-method structs to interfaces (yaegi_valerr.go)
+	qualify   func(*types.Package) string // the cell's names of packages, for the types written out
 }
 
 // rewriteCall rewrites one call of a crossTargets function.

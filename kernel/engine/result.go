@@ -89,6 +89,9 @@ func __gocl_unwrapped(v any) any {
 	if __gocl_hook.IsWrapper(v) {
 		return __gocl_hook.Unwrap(v)
 	}
+	if __gocl_hook.IsBox(v) { // (a value kept whole for yaegi: yaegi_valerr.go)
+		return __gocl_hook.Unboxed(v)
+	}
 	return v
 }
 
@@ -258,6 +261,8 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"IsBare":    reflect.ValueOf(isBare),
 			"Clear":     reflect.ValueOf(clearValue),
 			"Recover":   reflect.ValueOf(recoverNotExit), // yaegi_process.go, then recovered (yaegi_panics.go)
+			"IsBox":     reflect.ValueOf(isBox),          // yaegi_ifaceeq.go
+			"Unboxed":   reflect.ValueOf(unboxed),        // yaegi_valerr.go
 			"SetVar":    reflect.ValueOf(e.setPkgVar),    // yaegi_pkgvars.go
 			"OpVar":     reflect.ValueOf(e.opVar),
 		},

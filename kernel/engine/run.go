@@ -114,9 +114,10 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
 		needMethodValue := hasMethodValue(ps, e.methodDecls(ps))
 		kinds := e.cellTypeKinds(ps)
-		needConv := hasIfaceConversion(ps, kinds) // yaegi_ifaceconv.go
-		needEq := hasIfaceCompare(ps, kinds)      // yaegi_ifaceeq.go
-		needCross = needCross || needEq
+		needConv := hasIfaceConversion(ps, kinds)                        // yaegi_ifaceconv.go
+		needEq := hasIfaceCompare(ps, kinds)                             // yaegi_ifaceeq.go
+		needBox := len(valueMethodStructs(e.methodDecls(ps), kinds)) > 0 // yaegi_valerr.go
+		needCross = needCross || needEq || needBox
 		// A type switch with an interface case matches a cell's value by
 		// its type's method set, which the descriptors record.
 		needTypes := e.hasIfaceSwitch(ps)
@@ -142,7 +143,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 			e.rewriteTypedRanges(ps, checked.Info, e.qualifier(cross))
 		}
 		if needCross {
-			if src := e.rewriteCrossings(ps, checked, needEq); src != "" {
+			if src := e.rewriteCrossings(ps, checked, crossExtras{compares: needEq, boxValues: needBox, qualify: e.qualifier(cross)}); src != "" {
 				h, err := e.parseChunk(name, src, chunk{kind: kindDecl, start: 0, end: len(src), line: 1, col: 1})
 				if err != nil {
 					return Result{Err: e.syntaxError(name, fmt.Errorf("gocl's method helpers: %w", err))}

@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// valueMethodProgram holds structs of two fields whose methods have value
+// receivers in errors and a fmt.Stringer, in every way Go converts to an
+// interface: assignment, var, named result, return, argument, conversion,
+// slice, map and channel element.
+const valueMethodProgram = `package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+type ValErr struct {
+	Code int
+	Msg  string
+}
+
+func (e ValErr) Error() string { return fmt.Sprintf("%d: %s", e.Code, e.Msg) }
+
+type Point struct{ X, Y int }
+
+func (p Point) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }
+
+func h1() string {
+	var r error
+	r = ValErr{8, "h1"}
+	return r.Error()
+}
+
+func h4() (err error) {
+	err = ValErr{8, "v4"}
+	return
+}
+
+func kind(err error) string {
+	switch e := err.(type) {
+	case ValErr:
+		return fmt.Sprint("ValErr ", e.Code)
+	case nil:
+		return "nil"
+	default:
+		return "other"
+	}
+}
+
+func main() {
+	fmt.Println(h1(), h4())
+	errs := []error{ValErr{1, "a"}, errors.New("plain"), nil}
+	for _, e := range errs {
+		fmt.Println(kind(e))
+	}
+	var s fmt.Stringer = Point{1, 2}
+	fmt.Printf("%v %T %+v\n", s, s, s)
+	p, ok := s.(Point)
+	fmt.Println(p.X, ok)
+	e1 := error(ValErr{2, "b"})
+	fmt.Println(e1 == ValErr{2, "b"}, e1 == error(ValErr{2, "c"}))
+	wrapped := fmt.Errorf("ctx: %w", ValErr{3, "c"})
+	var target ValErr
+	fmt.Println(errors.As(wrapped, &target), target, errors.Is(wrapped, ValErr{3, "c"}))
+	m := map[string]error{"k": ValErr{4, "d"}}
+	fmt.Println(m["k"], kind(m["k"]))
+	ch := make(chan error, 1)
+	ch <- ValErr{5, "e"}
+	fmt.Println(kind(<-ch))
+}
+`
+
+// TestValueMethodStructsInInterfacesAsGo runs valueMethodProgram pasted
+// whole and in notebook form (the declarations in one cell, main's body in
+// the next) and checks both against go run.
+func TestValueMethodStructsInInterfacesAsGo(t *testing.T) {
+	want := goRun(t, valueMethodProgram)
+	k := startKernel(t)
+	if got := cellOutput(t, k, valueMethodProgram); got != want {
+		t.Errorf("pasted whole, the cell printed\n%s\ngo run printed\n%s", got, want)
+	}
+	k = startKernel(t)
+	i := strings.Index(valueMethodProgram, "func main() {\n")
+	decls := strings.TrimPrefix(valueMethodProgram[:i], "package main\n")
+	body := strings.TrimSuffix(valueMethodProgram[i+len("func main() {\n"):], "}\n")
+	if got := cellOutput(t, k, decls) + cellOutput(t, k, body); got != want {
+		t.Errorf("in notebook form, the cells printed\n%s\ngo run printed\n%s", got, want)
+	}
+}
