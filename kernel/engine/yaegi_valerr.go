@@ -57,7 +57,13 @@ func boxValueStructs(ps []*parsed, info *types.Info, descID func(types.Type) int
 		}
 		st, ok := n.Underlying().(*types.Struct)
 		it, isIface := types.Unalias(to).Underlying().(*types.Interface)
-		return ok && st.NumFields() >= 2 && isIface && it.NumMethods() > 0 && types.Implements(from, it)
+		if !ok || st.NumFields() < 2 || !isIface || it.NumMethods() == 0 || !types.Implements(from, it) {
+			return false
+		}
+		if _, cellIface := isCell(to); cellIface {
+			return false // an interface of the cells' own: yaegi keeps the value whole there
+		}
+		return boxImplements(from, it)
 	}
 	replace := func(x ast.Expr, to types.Type) ast.Expr {
 		from := info.TypeOf(x)
@@ -221,4 +227,22 @@ func eachElement(lit *ast.CompositeLit, value, key func(*ast.Expr)) {
 func unboxed(v any) any {
 	raw, _, _ := cellvalue.Unbox(v)
 	return raw
+}
+
+// boxImplements reports whether the box of a value of type t (kernel/
+// cellvalue: an error when t has Error, else a fmt.Stringer when it has
+// String) has every method of the compiled interface it: error and
+// fmt.Stringer, not io.Reader, whose Read the box would not have (there
+// yaegi's wrapper stays: its methods are right).
+func boxImplements(t types.Type, it *types.Interface) bool {
+	has := func(name string) bool {
+		obj, _, _ := types.LookupFieldOrMethod(t, false, nil, name)
+		_, isFunc := obj.(*types.Func)
+		return isFunc
+	}
+	want := "String"
+	if has("Error") {
+		want = "Error"
+	}
+	return it.NumMethods() == 1 && it.Method(0).Name() == want
 }
