@@ -57,13 +57,17 @@ func crossHooks(x *crossing) (map[string]reflect.Value, map[reflect.Value][]refl
 	boxIface := reflect.ValueOf(func(v any, id int) any { return x.box(v, id) })
 	printers := []reflect.Type{reflect.TypeOf((*fmt.Formatter)(nil)).Elem(), reflect.TypeOf((*fmt.Stringer)(nil)).Elem()}
 	return map[string]reflect.Value{
-		"Box":      reflect.ValueOf(x.box),
-		"Equal":    reflect.ValueOf(x.equal),
-		"BoxIface": boxIface,
-		"BoxAs":    reflect.ValueOf(x.boxAs),
-		"AsIface":  reflect.ValueOf(x.asIface),
-		"Mirror":   reflect.ValueOf(x.mirror),
-		"BoxText":  reflect.ValueOf(x.boxText),
+		"Box":   reflect.ValueOf(x.box),
+		"Equal": reflect.ValueOf(x.equal),
+		// yaegi_namedvalue.go
+		"Named":     reflect.ValueOf(x.named),
+		"NamedAs":   reflect.ValueOf(x.namedAs),
+		"NamedMust": reflect.ValueOf(x.namedMust),
+		"BoxIface":  boxIface,
+		"BoxAs":     reflect.ValueOf(x.boxAs),
+		"AsIface":   reflect.ValueOf(x.asIface),
+		"Mirror":    reflect.ValueOf(x.mirror),
+		"BoxText":   reflect.ValueOf(x.boxText),
 		// (Print, Println and Printf write where yaegi's own fmt does: to
 		// the interpreter's standard output.)
 		"FmtPrint":          reflect.ValueOf(func(a ...any) (int, error) { return cellvalue.Fprint(cellWriter{}, a...) }),
@@ -108,7 +112,8 @@ type crossing struct {
 	// the descriptors met, by name: what a type switch's interface case
 	// asks of a value yaegi holds bare (yaegi_typeswitch.go).
 	methodNames map[string]map[string]bool
-	helperByKey map[string]string // a method's identity -> its compiled helper
+	helperByKey map[string]string          // a method's identity -> its compiled helper
+	namedDescs  map[string]*cellvalue.Type // the types of namedValues, by name (yaegi_namedvalue.go)
 }
 
 // next numbers a new helper.
@@ -192,6 +197,12 @@ func (x *crossing) desc(id int) *cellvalue.Type {
 // be the value at all (yaegi v0.16.1 keeps a field of a one-field struct
 // returned as an error).
 func (x *crossing) resolve(v any) (any, *cellvalue.Type, bool) {
+	if nv, ok := v.(namedValue); ok { // yaegi_namedvalue.go
+		if d := x.namedDesc(nv); d != nil {
+			return nv.v, d, true
+		}
+		return nv.v, nil, false
+	}
 	orig, raw := v, v
 	wrapped := isYaegiWrapper(v)
 	if wrapped {

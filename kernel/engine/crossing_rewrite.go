@@ -159,7 +159,7 @@ func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more cros
 	eq := more.compares
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
 	eq = eq && hasCellCompare(ps, ch.Info)
-	if ch.ProbeAll || eq || more.boxValues { // (a compared value is told by its dynamic type)
+	if ch.ProbeAll || eq { // (a compared value is told by its dynamic type)
 		b.probeAll()
 	}
 	e.showType = -1
@@ -189,7 +189,8 @@ func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more cros
 	}
 	descID := func(t types.Type) int { return b.register(b.desc(t)) }
 	if more.boxValues {
-		boxValueStructs(ps, ch.Info, descID, more.qualify) // yaegi_valerr.go
+		boxValueStructs(ps, ch.Info, descID, more.qualify) // yaegi_valerr.go, yaegi_namedvalue.go
+		rewriteNamedAssertions(ps, ch.Info, descID)        // yaegi_namedvalue.go
 	}
 	if eq {
 		rewriteIfaceCompares(ps, ch.Info, descID)

@@ -507,7 +507,8 @@ func (e *Engine) refuseUntypedCases(name string, ps []*parsed, kinds map[string]
 			return e.errorAt(name, "CompileError", fmt.Sprintf("a type switch case on %s cannot be "+
 				"answered right here: %s is a type declared in a cell that is not a struct, and the interpreter (yaegi) "+
 				"keeps a %s held in an interface as a bare value of its underlying type, so it cannot tell the two apart. "+
-				"Declare it as a struct (type %s struct{ v ... }), test for a method instead (case interface{ M() }), or "+
+				"Declare it as a struct (type %s struct{ v ... }), test for a method instead (case interface{ M() }), "+
+				"assert it (if c, ok := v.(%[1]s); ok: answered right for a type without methods), or "+
 				"put this code in a cell that starts with //gocl:compile", t, t, t, strings.TrimPrefix(t, "*")), bad.Pos(), nil)
 		}
 	}

@@ -31,6 +31,13 @@ import (
 // a value receiver, by name (methods: the session's and the cell's method
 // declarations, by "T.M").
 func valueMethodStructs(methods map[string]*ast.FuncDecl, kinds map[string]string) map[string]bool {
+	out := valueMethodTypes(methods, kinds, cellStruct)
+	return out
+}
+
+// valueMethodTypes are the session's types of the kind that have a method
+// with a value receiver, by name.
+func valueMethodTypes(methods map[string]*ast.FuncDecl, kinds map[string]string, kind string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range methods {
 		if f.Recv == nil || len(f.Recv.List) != 1 {
@@ -40,7 +47,7 @@ func valueMethodStructs(methods map[string]*ast.FuncDecl, kinds map[string]strin
 		if ix, ok := t.(*ast.IndexExpr); ok {
 			t = ix.X // (a generic type's method: left alone below)
 		}
-		if id, ok := t.(*ast.Ident); ok && kinds[id.Name] == cellStruct {
+		if id, ok := t.(*ast.Ident); ok && kinds[id.Name] == kind {
 			out[id.Name] = true
 		}
 	}
@@ -67,7 +74,13 @@ func boxValueStructs(ps []*parsed, info *types.Info, descID func(types.Type) int
 	}
 	replace := func(x ast.Expr, to types.Type) ast.Expr {
 		from := info.TypeOf(x)
-		if from == nil || to == nil || !broken(from, to) {
+		if from == nil || to == nil {
+			return x
+		}
+		if isNamedBasic(from) && types.IsInterface(to) { // yaegi_namedvalue.go
+			return &ast.CallExpr{Fun: hookSel(x.Pos(), "Named"), Lparen: x.Pos(), Args: []ast.Expr{x, intLit(x.Pos(), descID(from))}, Rparen: x.End()}
+		}
+		if !broken(from, to) {
 			return x
 		}
 		typ, ok := goTypeExpr(to, qualify, x.Pos())
@@ -129,9 +142,25 @@ func boxValueStructs(ps []*parsed, info *types.Info, descID func(types.Type) int
 					}
 				}
 			case *ast.CallExpr:
+				if compiledCallee(info, s) {
+					// Compiled code gets the value as yaegi holds it (a
+					// namedValue would be news to reflect.TypeOf), but an
+					// error or Stringer whole: the box is a real one.
+					boxCallArgs(s, info, func(x ast.Expr, to types.Type) ast.Expr {
+						if from := info.TypeOf(x); from != nil && isNamedBasic(from) {
+							return x
+						}
+						return replace(x, to)
+					})
+					break
+				}
 				boxCallArgs(s, info, replace)
 			case *ast.CompositeLit:
 				boxElements(s, info, replace)
+			case *ast.IndexExpr: // m[k] of a map with interface keys
+				if mt, ok := types.Unalias(info.TypeOf(s.X)).(*types.Map); ok || isMapType(info.TypeOf(s.X), &mt) {
+					s.Index = replace(s.Index, mt.Key())
+				}
 			case *ast.SendStmt:
 				if ch, ok := types.Unalias(info.TypeOf(s.Chan)).Underlying().(*types.Chan); ok {
 					s.Value = replace(s.Value, ch.Elem())
@@ -245,4 +274,32 @@ func boxImplements(t types.Type, it *types.Interface) bool {
 		want = "Error"
 	}
 	return it.NumMethods() == 1 && it.Method(0).Name() == want
+}
+
+// isMapType reports whether t is a map type, named or not, and sets *m.
+func isMapType(t types.Type, m **types.Map) bool {
+	if t == nil {
+		return false
+	}
+	mt, ok := types.Unalias(t).Underlying().(*types.Map)
+	if ok {
+		*m = mt
+	}
+	return ok
+}
+
+// compiledCallee reports whether c calls a compiled package's function or
+// a method of a compiled package's type.
+func compiledCallee(info *types.Info, c *ast.CallExpr) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return false
+	}
+	fn, ok := info.Uses[id].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() != "main"
 }
