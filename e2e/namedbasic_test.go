@@ -69,20 +69,57 @@ func main() {
 }
 `
 
-// TestNamedBasicValuesInInterfacesAsGo runs namedBasicProgram pasted whole
-// and in notebook form (the declarations in one cell, main's body in the
-// next) and checks both against go run.
-func TestNamedBasicValuesInInterfacesAsGo(t *testing.T) {
-	want := goRun(t, namedBasicProgram)
-	k := startKernel(t)
-	if got := cellOutput(t, k, namedBasicProgram); got != want {
-		t.Errorf("pasted whole, the cell printed\n%s\ngo run printed\n%s", got, want)
+// namedCompositeProgram does the same with named slice, array and map
+// types, and compares a slice's value (Go panics, naming the type).
+const namedCompositeProgram = `package main
+
+import "fmt"
+
+type Path []int
+type Grid [2]int
+type Index map[string]int
+
+func kind(v any) string {
+	switch x := v.(type) {
+	case []int:
+		return fmt.Sprint("[]int ", x)
+	case [2]int:
+		return "[2]int"
+	case map[string]int:
+		return "map"
+	default:
+		return fmt.Sprintf("%T %v", x, x)
 	}
-	k = startKernel(t)
-	i := strings.Index(namedBasicProgram, "func main() {\n")
-	decls := strings.TrimPrefix(namedBasicProgram[:i], "package main\n")
-	body := strings.TrimSuffix(namedBasicProgram[i+len("func main() {\n"):], "}\n")
-	if got := cellOutput(t, k, decls) + cellOutput(t, k, body); got != want {
-		t.Errorf("in notebook form, the cells printed\n%s\ngo run printed\n%s", got, want)
+}
+
+func main() {
+	var p any = Path{1, 2}
+	fmt.Println(kind(p), kind([]int{3}), kind(Grid{1, 2}), kind(Index{"a": 1}))
+	fmt.Printf("%T %v %d\n", p, p, len(p.(Path)))
+	_, ok := any([]int{1}).(Path)
+	fmt.Println(ok, p.(Path)[1])
+	defer func() { fmt.Println("recovered:", recover()) }()
+	fmt.Println(p == p)
+}
+`
+
+// TestNamedBasicValuesInInterfacesAsGo runs namedBasicProgram and
+// namedCompositeProgram pasted whole and in notebook form (the
+// declarations in one cell, main's body in the next) and checks both
+// against go run.
+func TestNamedBasicValuesInInterfacesAsGo(t *testing.T) {
+	for _, prog := range []string{namedBasicProgram, namedCompositeProgram} {
+		want := goRun(t, prog)
+		k := startKernel(t)
+		if got := cellOutput(t, k, prog); got != want {
+			t.Errorf("pasted whole, the cell printed\n%s\ngo run printed\n%s", got, want)
+		}
+		k = startKernel(t)
+		i := strings.Index(prog, "func main() {\n")
+		decls := strings.TrimPrefix(prog[:i], "package main\n")
+		body := strings.TrimSuffix(prog[i+len("func main() {\n"):], "}\n")
+		if got := cellOutput(t, k, decls) + cellOutput(t, k, body); got != want {
+			t.Errorf("in notebook form, the cells printed\n%s\ngo run printed\n%s", got, want)
+		}
 	}
 }

@@ -207,6 +207,11 @@ func rewriteTagSwitch(s *ast.SwitchStmt, compare func(x, y ast.Expr) bool, id fu
 // are ==; a cell value never equals a compiled one.
 func (x *crossing) equal(a any, ida int, b any, idb int) bool {
 	if ida < 0 && idb < 0 && !isYaegiValue(a) && !isYaegiValue(b) && !isBox(a) && !isBox(b) {
+		for _, v := range []any{a, b} { // (Go names the type the panic is about)
+			if nv, ok := v.(namedValue); ok && !reflect.TypeOf(nv.v).Comparable() {
+				panic(&goRuntimeError{"runtime error: comparing uncomparable type " + nv.name})
+			}
+		}
 		return a == b // compiled values (err == io.EOF): Go's own comparison
 	}
 	ra, da := x.operand(a, ida)

@@ -47,15 +47,20 @@ func (n namedValue) Format(f fmt.State, verb rune) { fmt.Fprintf(f, fmt.FormatSt
 // MarshalJSON encodes the value as encoding/json encodes it.
 func (n namedValue) MarshalJSON() ([]byte, error) { return json.Marshal(n.v) }
 
-// isNamedBasic reports whether t is a cell's named type of a basic
-// underlying type without methods.
+// isNamedBasic reports whether t is a cell's named type without methods
+// whose underlying type is basic, a slice, an array or a map: those yaegi
+// holds bare in an interface. (A slice's namedValue compares and hashes
+// as an interface holding the slice does: it panics, as in Go.)
 func isNamedBasic(t types.Type) bool {
 	n, ok := isCell(t)
 	if !ok || n.NumMethods() > 0 {
 		return false
 	}
-	_, basic := n.Underlying().(*types.Basic)
-	return basic
+	switch n.Underlying().(type) {
+	case *types.Basic, *types.Slice, *types.Array, *types.Map:
+		return true
+	}
+	return false
 }
 
 // named is __gocl_hook.Named: v, of the type descriptor id names, held in
@@ -220,7 +225,8 @@ func (e *Engine) hasNamedBasic(ps []*parsed, methods map[string]*ast.FuncDecl) b
 	e.state.Lock()
 	defer e.state.Unlock()
 	for name, text := range e.types {
-		if f := strings.Fields(text); len(f) == 2 && basicTypeNames[f[1]] && !with[name] {
+		f := strings.Fields(text)
+		if len(f) >= 2 && (basicTypeNames[f[1]] && len(f) == 2 || strings.HasPrefix(f[1], "[") || strings.HasPrefix(f[1], "map[")) && !with[name] {
 			return true
 		}
 	}
@@ -232,7 +238,15 @@ func (e *Engine) hasNamedBasic(ps []*parsed, methods map[string]*ast.FuncDecl) b
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
 				for _, sp := range g.Specs {
 					ts := sp.(*ast.TypeSpec)
-					if id, ok := ts.Type.(*ast.Ident); ok && ts.Assign == 0 && basicTypeNames[id.Name] && !with[ts.Name.Name] {
+					if ts.Assign != 0 || ts.TypeParams != nil || with[ts.Name.Name] {
+						continue
+					}
+					switch x := ts.Type.(type) {
+					case *ast.Ident:
+						if basicTypeNames[x.Name] {
+							return true
+						}
+					case *ast.ArrayType, *ast.MapType:
 						return true
 					}
 				}
