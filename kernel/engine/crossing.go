@@ -63,6 +63,8 @@ func crossHooks(x *crossing) (map[string]reflect.Value, map[reflect.Value][]refl
 		"Named":     reflect.ValueOf(x.named),
 		"NamedAs":   reflect.ValueOf(x.namedAs),
 		"NamedMust": reflect.ValueOf(x.namedMust),
+		"TypedAs":   reflect.ValueOf(x.typedAs),
+		"TypedMust": reflect.ValueOf(x.typedMust),
 		"BoxIface":  boxIface,
 		"BoxAs":     reflect.ValueOf(x.boxAs),
 		"AsIface":   reflect.ValueOf(x.asIface),

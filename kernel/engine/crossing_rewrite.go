@@ -159,7 +159,8 @@ func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more cros
 	eq := more.compares
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
 	eq = eq && hasCellCompare(ps, ch.Info)
-	if ch.ProbeAll || eq { // (a compared value is told by its dynamic type)
+	typed := more.boxValues && hasTypedAssertion(ps, ch.Info)
+	if ch.ProbeAll || eq || typed { // (a compared or asserted value is told by its dynamic type)
 		b.probeAll()
 	}
 	e.showType = -1

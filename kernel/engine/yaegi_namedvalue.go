@@ -108,10 +108,60 @@ func (x *crossing) namedAs(v any, id int) any {
 	return notNamed(0)
 }
 
+// isNamedWithMethods reports whether t is a cell's named type with methods
+// that is neither a struct nor an interface (`type Level int` with a String
+// method): yaegi keeps its type beside a value in an interface, but its
+// assertion `v.(Level)` holds for a plain int too.
+func isNamedWithMethods(t types.Type) bool {
+	n, ok := isCell(t)
+	if !ok || n.NumMethods() == 0 {
+		return false
+	}
+	switch n.Underlying().(type) {
+	case *types.Struct, *types.Interface:
+		return false
+	}
+	return true
+}
+
+// typedAs is __gocl_hook.TypedAs, for the types of isNamedWithMethods: v as
+// it is when it holds a value of the type id names (or one yaegi keeps of a
+// type not known here), else a value no assertion to the type accepts: a
+// compiled value, or a cell value of another type.
+func (x *crossing) typedAs(v any, id int) any {
+	d := x.desc(id)
+	if v == nil {
+		return notNamed(0) // (no nil is a Level)
+	}
+	if d == nil {
+		return v
+	}
+	if !isYaegiValue(v) && !isBox(v) {
+		if _, ok := v.(namedValue); !ok {
+			return notNamed(0) // a plain int is not a Level
+		}
+	}
+	if _, dd, _ := x.resolve(v); dd != nil && dd.Kind != cellvalue.Basic && dd.String != d.String {
+		return notNamed(0)
+	}
+	return v
+}
+
+// typedMust is __gocl_hook.TypedMust: typedAs for the single-valued
+// assertion, which panics as Go's does.
+func (x *crossing) typedMust(v any, id int, iface string) any {
+	return x.mustOf(x.typedAs(v, id), v, id, iface)
+}
+
 // namedMust is __gocl_hook.NamedMust: namedAs for the single-valued
 // assertion, which panics as Go's does.
 func (x *crossing) namedMust(v any, id int, iface string) any {
-	r := x.namedAs(v, id)
+	return x.mustOf(x.namedAs(v, id), v, id, iface)
+}
+
+// mustOf is r, what namedAs or typedAs gave for v, or Go's panic when r
+// says that v is not of the type id names.
+func (x *crossing) mustOf(r, v any, id int, iface string) any {
 	if _, failed := r.(notNamed); failed {
 		d := x.desc(id)
 		want := "?"
@@ -141,7 +191,7 @@ func rewriteNamedAssertions(ps []*parsed, info *types.Info, descID func(types.Ty
 			return nil, nil
 		}
 		t := info.TypeOf(ta.Type)
-		if t == nil || !isNamedBasic(t) {
+		if t == nil || !isNamedBasic(t) && !isNamedWithMethods(t) {
 			return nil, nil
 		}
 		return ta, t
@@ -180,10 +230,14 @@ func rewriteNamedAssertions(ps []*parsed, info *types.Info, descID func(types.Ty
 				return true
 			}
 			id := intLit(ta.Pos(), descID(t))
+			as, must := "NamedAs", "NamedMust"
+			if !isNamedBasic(t) {
+				as, must = "TypedAs", "TypedMust"
+			}
 			if commaOK[ta] {
-				hook(ta, "NamedAs", id)
+				hook(ta, as, id)
 			} else {
-				hook(ta, "NamedMust", id, &ast.BasicLit{ValuePos: ta.Pos(), Kind: token.STRING, Value: strconv.Quote(iface(ta.X))})
+				hook(ta, must, id, &ast.BasicLit{ValuePos: ta.Pos(), Kind: token.STRING, Value: strconv.Quote(iface(ta.X))})
 			}
 			return true
 		})
@@ -254,4 +308,21 @@ func (e *Engine) hasNamedBasic(ps []*parsed, methods map[string]*ast.FuncDecl) b
 		}
 	}
 	return false
+}
+
+// hasTypedAssertion reports whether the cell asserts a value to a type of
+// isNamedWithMethods, which typedAs answers by the value's dynamic type.
+func hasTypedAssertion(ps []*parsed, info *types.Info) bool {
+	found := false
+	for _, n := range bodies(ps) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil {
+				if t := info.TypeOf(ta.Type); t != nil && isNamedWithMethods(t) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }

@@ -20,3 +20,14 @@ func TestNamedBasicValueInAnInterface(t *testing.T) {
 		}
 	}
 }
+
+// TestAssertionToNamedTypeWithMethods: yaegi's v.(Level) held for a plain
+// int (Level a named int with a String method).
+func TestAssertionToNamedTypeWithMethods(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "type Level int\nfunc (l Level) String() string { return \"L\" }\ntype Rank int\nfunc (r Rank) String() string { return \"R\" }")
+	_, r := ok(t, e, "var v any = Level(1)\nvar w any = 5\nvar k any = Rank(1)\n_, a := v.(Level)\n_, b := w.(Level)\n_, c := k.(Level)\nfmt.Println(a, b, c)")
+	if got := r.text("stdout"); got != "true false false\n" {
+		t.Errorf("printed %q, want %q (Go's)", got, "true false false\n")
+	}
+}
