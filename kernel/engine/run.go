@@ -117,8 +117,8 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		needConv := hasIfaceConversion(ps, kinds) // yaegi_ifaceconv.go
 		needEq := hasIfaceCompare(ps, kinds)      // yaegi_ifaceeq.go
 		methodsSoFar := e.methodDecls(ps)
-		needBox := len(valueMethodStructs(methodsSoFar, kinds)) > 0 || e.hasNamedBasic(ps, methodsSoFar) ||
-			len(valueMethodTypes(methodsSoFar, kinds, cellOther)) > 0 // yaegi_valerr.go, yaegi_namedvalue.go
+		needBox := mayConvert(ps) && (len(valueMethodStructs(methodsSoFar, kinds)) > 0 || e.hasNamedBasic(ps, methodsSoFar) ||
+			len(valueMethodTypes(methodsSoFar, kinds, cellOther)) > 0) // yaegi_valerr.go, yaegi_namedvalue.go
 		needCross = needCross || needEq || needBox
 		// A type switch with an interface case matches a cell's value by
 		// its type's method set, which the descriptors record.

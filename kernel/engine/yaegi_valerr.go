@@ -303,3 +303,29 @@ func compiledCallee(info *types.Info, c *ast.CallExpr) bool {
 	fn, ok := info.Uses[id].(*types.Func)
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() != "main"
 }
+
+// mayConvert reports whether the cell has a form in which Go may convert a
+// value to an interface (a call, a composite literal, a return, a send, an
+// assignment to a variable or element, a typed var) or asserts one: only
+// such a cell is checked for boxValueStructs (`x := 1` is not).
+func mayConvert(ps []*parsed) bool {
+	found := false
+	for _, p := range ps {
+		n := p.node()
+		if n == nil {
+			continue
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch s := n.(type) {
+			case *ast.CallExpr, *ast.CompositeLit, *ast.ReturnStmt, *ast.SendStmt, *ast.TypeAssertExpr, *ast.IndexExpr:
+				found = true
+			case *ast.AssignStmt:
+				found = found || s.Tok != token.DEFINE
+			case *ast.ValueSpec:
+				found = found || s.Type != nil
+			}
+			return !found
+		})
+	}
+	return found
+}
