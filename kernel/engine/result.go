@@ -257,6 +257,7 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"IsBare":    reflect.ValueOf(isBare),
 			"Clear":     reflect.ValueOf(clearValue),
 			"Recover":   reflect.ValueOf(recovered), // yaegi_panics.go
+			"Bounds":    reflect.ValueOf(boundsError),
 		},
 	}
 }

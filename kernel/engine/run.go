@@ -112,13 +112,14 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		cross = e.crossCell(ps)
 		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
 		needMethodValue := hasMethodValue(ps, e.methodDecls(ps))
+		needBounds := hasIndexing(ps)
 		// A type switch with an interface case matches a cell's value by
 		// its type's method set, which the descriptors record.
 		needTypes := e.hasIfaceSwitch(ps)
 		needCross = needCross || needTypes
 		later := e.laterNames(ps)
 		var checked *celltypes.Checked
-		if needCross || needRange || needMethodValue || len(later) > 0 {
+		if needCross || needRange || needMethodValue || needBounds || len(later) > 0 {
 			checked = e.crossSession().Check(cross)
 			checked.ProbeAll = needTypes
 		}
@@ -171,6 +172,9 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 				rewriteSelects(p.file)
 				e.rewriteRecovers(p.file, ps)
 			}
+		}
+		if needBounds { // yaegi_bounds.go
+			e.rewriteBounds(ps, checked.Info)
 		}
 	}
 	if helpers != nil {

@@ -1,0 +1,441 @@
+package engine
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+)
+
+// This file writes yaegi_bounds.go's checks, and knows the loops whose
+// index is in range by construction.
+
+// The forms of __gocl_hook.Bounds (boundsError in yaegi_panics.go).
+const (
+	boundsIndex     = iota // x[i]: i, len
+	boundsSliceCap         // s[lo:hi] of a slice: lo, hi, cap
+	boundsSliceLen         // of a string or an array: lo, hi, len
+	boundsSlice3Cap        // s[lo:hi:max] of a slice: lo, hi, max, cap
+	boundsSlice3Len        // of an array: lo, hi, max, len
+)
+
+// loopFacts is what a loop says of its index variable key: in the body,
+// key is in [lo, hi) (hi included when incl), and, when over is set,
+// in range for over.
+type loopFacts struct {
+	key      types.Object
+	over     types.Object
+	lo, hi   ast.Expr // lo nil for 0
+	incl     bool
+	assigned map[types.Object]bool // by the body, closures included
+	canGuard bool                  // a guard may go before the loop
+	pos      token.Pos
+	guard    string
+	bad      []ast.Expr                // when the guard is true: one term per operand
+	guarded  map[types.Object]ast.Expr // operand -> its term
+}
+
+// enterLoop records the facts of the loop st is, if any.
+func (b *bounder) enterLoop(st ast.Stmt) *loopFacts {
+	labelled := false
+	if l, ok := st.(*ast.LabeledStmt); ok {
+		st, labelled = l.Stmt, true
+	}
+	var f *loopFacts
+	switch s := st.(type) {
+	case *ast.RangeStmt:
+		f = b.rangeFacts(s)
+	case *ast.ForStmt:
+		f = b.forFacts(s)
+	}
+	if f == nil {
+		return nil
+	}
+	// A label inside the block that holds the guard could not be the
+	// target of a goto from outside it.
+	f.canGuard = f.canGuard && !labelled
+	b.loops[f.key] = f
+	return f
+}
+
+// leaveLoop returns st, in a block after its guard if the body's checks
+// used one.
+func (b *bounder) leaveLoop(f *loopFacts, st ast.Stmt) ast.Stmt {
+	if f == nil {
+		return st
+	}
+	delete(b.loops, f.key)
+	if len(f.bad) == 0 {
+		return st
+	}
+	cond := f.bad[0]
+	for _, t := range f.bad[1:] {
+		cond = &ast.BinaryExpr{X: cond, OpPos: f.pos, Op: token.LOR, Y: t}
+	}
+	decl := &ast.AssignStmt{Lhs: []ast.Expr{id(f.pos, f.guard)}, TokPos: f.pos, Tok: token.DEFINE, Rhs: []ast.Expr{cond}}
+	return &ast.BlockStmt{Lbrace: st.Pos(), List: []ast.Stmt{decl, st}, Rbrace: st.End()}
+}
+
+// rangeFacts: `for i := range xs` over a variable of slice, array or
+// string type.
+func (b *bounder) rangeFacts(s *ast.RangeStmt) *loopFacts {
+	key, ok := s.Key.(*ast.Ident)
+	if !ok || s.Tok != token.DEFINE || key.Name == "_" {
+		return nil
+	}
+	obj := b.info.Defs[key]
+	x, ok := unparen(s.X).(*ast.Ident)
+	if obj == nil || !ok {
+		return nil
+	}
+	over, ok := b.info.Uses[x].(*types.Var)
+	if !ok || !indexable(over.Type()) {
+		return nil
+	}
+	f := &loopFacts{key: obj, assigned: b.assigned(s.Body), pos: s.For, canGuard: true,
+		hi: lenOf(x), guarded: map[types.Object]ast.Expr{}}
+	if !f.assigned[over] {
+		f.over = over
+	}
+	if f.assigned[obj] {
+		return nil
+	}
+	return f
+}
+
+// forFacts: `for i := lo; i < hi; i++` (or i <= hi), i an int.
+func (b *bounder) forFacts(s *ast.ForStmt) *loopFacts {
+	init, ok := s.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return nil
+	}
+	key, ok := init.Lhs[0].(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	obj := b.info.Defs[key]
+	if obj == nil || !types.Identical(obj.Type(), types.Typ[types.Int]) {
+		return nil
+	}
+	post, ok := s.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC || !b.names(post.X, obj) {
+		return nil
+	}
+	cond, ok := s.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.LSS && cond.Op != token.LEQ || !b.names(cond.X, obj) {
+		return nil
+	}
+	f := &loopFacts{key: obj, assigned: b.assigned(s.Body), pos: s.For, incl: cond.Op == token.LEQ,
+		guarded: map[types.Object]ast.Expr{}}
+	if f.assigned[obj] {
+		return nil
+	}
+	// lo and hi are read before the loop, by its guard: they must be
+	// pure, declared outside the loop, and hi not assigned by the body.
+	w := &walker{b: b, within: s}
+	lo, hi := init.Rhs[0], cond.Y
+	if !w.pure(lo) || !w.pure(hi) || b.assignsAny(f.assigned, hi) {
+		return f // no guard, no facts: a plain check
+	}
+	f.lo, f.hi, f.canGuard = lo, hi, true
+	if v := b.info.Types[lo].Value; v != nil && constant.Sign(v) >= 0 {
+		f.lo = nil // never negative
+	}
+	if c, ok := unparen(hi).(*ast.CallExpr); ok && f.lo == nil && !f.incl && len(c.Args) == 1 {
+		if fn, ok := unparen(c.Fun).(*ast.Ident); ok && fn.Name == "len" {
+			if x := w.value(unparen(c.Args[0])); x != nil && !f.assigned[x] {
+				if _, isBuiltin := b.info.Uses[fn].(*types.Builtin); isBuiltin {
+					f.over = x
+				}
+			}
+		}
+	}
+	return f
+}
+
+// names reports whether x is an identifier of obj.
+func (b *bounder) names(x ast.Expr, obj types.Object) bool {
+	id, ok := unparen(x).(*ast.Ident)
+	return ok && b.info.Uses[id] == obj
+}
+
+// assignsAny reports whether x reads a variable in assigned.
+func (b *bounder) assignsAny(assigned map[types.Object]bool, x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && assigned[b.info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// assigned returns the variables that body may assign: by assignment,
+// ++ and --, a range with =, by taking their address, or calling a method
+// with a pointer receiver on them.
+func (b *bounder) assigned(body ast.Node) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	mark := func(x ast.Expr) {
+		if id, ok := unparen(x).(*ast.Ident); ok {
+			if obj := b.info.ObjectOf(id); obj != nil {
+				out[obj] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				mark(l)
+			}
+		case *ast.IncDecStmt:
+			mark(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				mark(n.Key)
+				mark(n.Value)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				mark(n.X)
+			}
+		case *ast.SelectorExpr:
+			if sel, ok := b.info.Selections[n]; ok && sel.Kind() == types.MethodVal {
+				if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+					if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+						mark(n.X)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// check returns the check of site s, or nil when it needs none.
+func (b *bounder) check(s site) ast.Stmt {
+	switch x := s.x.(type) {
+	case *ast.IndexExpr:
+		return b.indexCheck(x)
+	case *ast.SliceExpr:
+		return b.sliceCheck(x)
+	}
+	return nil
+}
+
+func (b *bounder) indexCheck(x *ast.IndexExpr) ast.Stmt {
+	pos := x.Lbrack
+	operand := unparen(x.X).(*ast.Ident)
+	obj := b.info.Uses[operand]
+	tv := b.info.Types[x.Index]
+	if tv.Value != nil && compilerChecks(obj) {
+		return nil
+	}
+	n := lenOf(operand)
+	var cond ast.Expr
+	switch {
+	case tv.Value != nil && isUntypedOrInt(tv.Type):
+		cond = binary(clone(x.Index), token.GEQ, n)
+	case types.Identical(tv.Type, types.Typ[types.Int]):
+		cond = binary(binary(clone(x.Index), token.LSS, intLit(pos, 0)),
+			token.LOR, binary(clone(x.Index), token.GEQ, n))
+	default:
+		cond = binary(conv("uint64", clone(x.Index)), token.GEQ, conv("uint64", n))
+	}
+	mask := 0
+	if isUnsignedType(tv.Type) {
+		mask = 1
+	}
+	st := boundsIf(pos, cond, boundsIndex, mask, lenOf(operand), x.Index)
+	if idx, ok := unparen(x.Index).(*ast.Ident); ok {
+		if f := b.loops[b.info.Uses[idx]]; f != nil {
+			return b.inLoop(f, obj, st)
+		}
+	}
+	return st
+}
+
+// inLoop returns the check st of an index by f's key into operand: none
+// when the loop keeps it in range, or gated by the loop's guard.
+func (b *bounder) inLoop(f *loopFacts, operand types.Object, st *ast.IfStmt) ast.Stmt {
+	if operand == f.over {
+		return nil
+	}
+	if !f.canGuard || f.assigned[operand] {
+		return st
+	}
+	if _, seen := f.guarded[operand]; !seen {
+		if f.guard == "" {
+			f.guard = b.nextName()
+		}
+		pos := f.pos
+		n := lenOf(&ast.Ident{NamePos: pos, Name: operand.Name()})
+		op := token.GTR
+		if f.incl {
+			op = token.GEQ
+		}
+		term := binary(clone(f.hi), op, n)
+		if f.lo != nil {
+			term = binary(binary(clone(f.lo), token.LSS, intLit(pos, 0)), token.LOR, term)
+		}
+		f.guarded[operand] = term
+		f.bad = append(f.bad, term)
+	}
+	return &ast.IfStmt{If: st.If, Cond: id(st.If, f.guard), Body: &ast.BlockStmt{Lbrace: st.If, List: []ast.Stmt{st}, Rbrace: st.If}}
+}
+
+func (b *bounder) sliceCheck(x *ast.SliceExpr) ast.Stmt {
+	pos := x.Lbrack
+	operand := unparen(x.X).(*ast.Ident)
+	t := b.info.Uses[operand].Type()
+	if x.Low == nil && x.High == nil && x.Max == nil {
+		return nil
+	}
+	allConst := true
+	mask := 0
+	for i, e := range []ast.Expr{x.Low, x.High, x.Max} {
+		if e == nil {
+			continue
+		}
+		tv := b.info.Types[e]
+		if tv.Value == nil {
+			allConst = false
+		}
+		if isUnsignedType(tv.Type) {
+			mask |= 1 << i
+		}
+	}
+	if allConst && compilerChecks(b.info.Uses[operand]) {
+		return nil
+	}
+	var n ast.Expr
+	form := boundsSliceLen
+	if isSliceType(t) {
+		n, form = capOf(operand), boundsSliceCap
+	} else {
+		n = lenOf(operand)
+	}
+	u := func(e ast.Expr) ast.Expr { return conv("uint64", clone(e)) }
+	var cond ast.Expr
+	or := func(c ast.Expr) {
+		if cond == nil {
+			cond = c
+		} else {
+			cond = binary(cond, token.LOR, c)
+		}
+	}
+	lo, hi, hi3 := x.Low, x.High, x.Max
+	if x.Slice3 {
+		form += boundsSlice3Cap - boundsSliceCap
+		or(binary(u(hi3), token.GTR, conv("uint64", n)))
+		or(binary(u(hi), token.GTR, u(hi3)))
+	} else if hi != nil {
+		or(binary(u(hi), token.GTR, conv("uint64", n)))
+	}
+	if hi == nil {
+		hi = lenOf(operand)
+	}
+	if lo != nil {
+		or(binary(u(lo), token.GTR, u(hi)))
+	}
+	if lo == nil {
+		lo = intLit(pos, 0)
+	}
+	if hi3 == nil {
+		hi3 = lo
+	}
+	nn := capOf(operand)
+	if form == boundsSliceLen || form == boundsSlice3Len {
+		nn = lenOf(operand)
+	}
+	return boundsIf(pos, cond, form, mask, nn, lo, hi, hi3)
+}
+
+// boundsIf is `if cond { panic(__gocl_hook.Bounds(form, mask, n, int64(x)...)) }`.
+func boundsIf(pos token.Pos, cond ast.Expr, form, mask int, n ast.Expr, xs ...ast.Expr) *ast.IfStmt {
+	args := []ast.Expr{intLit(pos, form), intLit(pos, mask), n}
+	for i := 0; i < 3; i++ {
+		if i < len(xs) {
+			args = append(args, conv("int64", clone(xs[i])))
+		} else {
+			args = append(args, intLit(pos, 0))
+		}
+	}
+	hook := &ast.CallExpr{Fun: &ast.SelectorExpr{X: id(pos, helperPrefix+"hook"), Sel: id(pos, "Bounds")},
+		Lparen: pos, Args: args, Rparen: pos}
+	call := &ast.CallExpr{Fun: id(pos, "panic"), Lparen: pos, Args: []ast.Expr{hook}, Rparen: pos}
+	return &ast.IfStmt{If: pos, Cond: cond, Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ExprStmt{X: call}}, Rbrace: pos}}
+}
+
+func binary(x ast.Expr, op token.Token, y ast.Expr) *ast.BinaryExpr {
+	return &ast.BinaryExpr{X: x, OpPos: x.Pos(), Op: op, Y: y}
+}
+
+func conv(to string, x ast.Expr) *ast.CallExpr {
+	return &ast.CallExpr{Fun: id(x.Pos(), to), Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.Pos()}
+}
+
+func lenOf(x *ast.Ident) *ast.CallExpr { return conv("len", clone(x)) }
+func capOf(x *ast.Ident) *ast.CallExpr { return conv("cap", clone(x)) }
+
+// clone copies the pure expression x (see walker.pure) for a check.
+func clone(x ast.Expr) ast.Expr {
+	switch x := x.(type) {
+	case *ast.Ident:
+		c := *x
+		return &c
+	case *ast.BasicLit:
+		c := *x
+		return &c
+	case *ast.ParenExpr:
+		return &ast.ParenExpr{Lparen: x.Lparen, X: clone(x.X), Rparen: x.Rparen}
+	case *ast.UnaryExpr:
+		return &ast.UnaryExpr{OpPos: x.OpPos, Op: x.Op, X: clone(x.X)}
+	case *ast.BinaryExpr:
+		return &ast.BinaryExpr{X: clone(x.X), OpPos: x.OpPos, Op: x.Op, Y: clone(x.Y)}
+	case *ast.SelectorExpr:
+		return &ast.SelectorExpr{X: clone(x.X), Sel: clone(x.Sel).(*ast.Ident)}
+	case *ast.CallExpr:
+		args := make([]ast.Expr, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = clone(a)
+		}
+		return &ast.CallExpr{Fun: clone(x.Fun), Lparen: x.Lparen, Args: args, Rparen: x.Rparen}
+	}
+	panic("gocl: clone of a bounds operand that is not pure: " + strconv.Quote(types.ExprString(x)))
+}
+
+func indexable(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array:
+		return true
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	}
+	return false
+}
+
+// compilerChecks reports whether Go's compiler checks constant indexes
+// into obj: an array, or a constant string.
+func compilerChecks(obj types.Object) bool {
+	if _, ok := obj.(*types.Const); ok {
+		return true
+	}
+	_, ok := obj.Type().Underlying().(*types.Array)
+	return ok
+}
+
+func isSliceType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
+}
+
+func isUntypedOrInt(t types.Type) bool {
+	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return true
+	}
+	return types.Identical(t, types.Typ[types.Int])
+}
