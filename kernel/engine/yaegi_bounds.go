@@ -132,13 +132,31 @@ func (b *bounder) file(f *ast.File) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			if d.Body != nil {
+			// yaegi's generics handle few forms: their code is left as
+			// written.
+			if d.Body != nil && d.Type.TypeParams == nil && !genericRecv(d) {
 				d.Body.List = b.list(d.Body.List)
 			}
 		case *ast.GenDecl:
 			b.funcLits(d)
 		}
 	}
+}
+
+// genericRecv reports whether d is a method of a generic type.
+func genericRecv(d *ast.FuncDecl) bool {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return false
+	}
+	t := d.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	switch t.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
 }
 
 // list returns l with the checks before its statements, and the statements'

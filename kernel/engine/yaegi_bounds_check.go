@@ -22,18 +22,26 @@ const (
 
 // loopFacts is what a loop says of its index variable key: in the body,
 // key is in [lo, hi) (hi included when incl), and, when over is set,
-// in range for over.
+// key < len(over).
 type loopFacts struct {
 	key      types.Object
 	over     types.Object
-	lo, hi   ast.Expr // lo nil for 0
+	lo, hi   ast.Expr // lo nil when it is the constant loConst
+	loConst  int64
 	incl     bool
 	assigned map[types.Object]bool // by the body, closures included
 	canGuard bool                  // a guard may go before the loop
+	loop     ast.Stmt
 	pos      token.Pos
 	guard    string
-	bad      []ast.Expr                // when the guard is true: one term per operand
-	guarded  map[types.Object]ast.Expr // operand -> its term
+	bad      []ast.Expr // the guard is true when one of them is
+	guarded  map[guardedIndex]bool
+}
+
+// guardedIndex is an index key+off into operand that the guard tests.
+type guardedIndex struct {
+	operand types.Object
+	off     int64
 }
 
 // enterLoop records the facts of the loop st is, if any.
@@ -93,8 +101,8 @@ func (b *bounder) rangeFacts(s *ast.RangeStmt) *loopFacts {
 	if !ok || !indexable(over.Type()) {
 		return nil
 	}
-	f := &loopFacts{key: obj, assigned: b.assigned(s.Body), pos: s.For, canGuard: true,
-		hi: lenOf(x), guarded: map[types.Object]ast.Expr{}}
+	f := &loopFacts{key: obj, assigned: b.assigned(s.Body), loop: s, pos: s.For, canGuard: true,
+		hi: lenOf(x), guarded: map[guardedIndex]bool{}}
 	if !f.assigned[over] {
 		f.over = over
 	}
@@ -126,8 +134,8 @@ func (b *bounder) forFacts(s *ast.ForStmt) *loopFacts {
 	if !ok || cond.Op != token.LSS && cond.Op != token.LEQ || !b.names(cond.X, obj) {
 		return nil
 	}
-	f := &loopFacts{key: obj, assigned: b.assigned(s.Body), pos: s.For, incl: cond.Op == token.LEQ,
-		guarded: map[types.Object]ast.Expr{}}
+	f := &loopFacts{key: obj, assigned: b.assigned(s.Body), loop: s, pos: s.For, incl: cond.Op == token.LEQ,
+		guarded: map[guardedIndex]bool{}}
 	if f.assigned[obj] {
 		return nil
 	}
@@ -139,10 +147,10 @@ func (b *bounder) forFacts(s *ast.ForStmt) *loopFacts {
 		return f // no guard, no facts: a plain check
 	}
 	f.lo, f.hi, f.canGuard = lo, hi, true
-	if v := b.info.Types[lo].Value; v != nil && constant.Sign(v) >= 0 {
-		f.lo = nil // never negative
+	if v, exact := constant.Int64Val(constant.ToInt(b.info.Types[lo].Value)); exact {
+		f.lo, f.loConst = nil, v
 	}
-	if c, ok := unparen(hi).(*ast.CallExpr); ok && f.lo == nil && !f.incl && len(c.Args) == 1 {
+	if c, ok := unparen(hi).(*ast.CallExpr); ok && f.lo == nil && f.loConst >= 0 && !f.incl && len(c.Args) == 1 {
 		if fn, ok := unparen(c.Fun).(*ast.Ident); ok && fn.Name == "len" {
 			if x := w.value(unparen(c.Args[0])); x != nil && !f.assigned[x] {
 				if _, isBuiltin := b.info.Uses[fn].(*types.Builtin); isBuiltin {
@@ -250,41 +258,86 @@ func (b *bounder) indexCheck(x *ast.IndexExpr) ast.Stmt {
 		mask = 1
 	}
 	st := boundsIf(pos, cond, boundsIndex, mask, lenOf(operand), x.Index)
-	if idx, ok := unparen(x.Index).(*ast.Ident); ok {
-		if f := b.loops[b.info.Uses[idx]]; f != nil {
-			return b.inLoop(f, obj, st)
+	if key, off, ok := b.keyOffset(x.Index); ok {
+		if f := b.loops[key]; f != nil {
+			return b.inLoop(f, guardedIndex{obj, off}, st)
 		}
 	}
 	return st
 }
 
-// inLoop returns the check st of an index by f's key into operand: none
-// when the loop keeps it in range, or gated by the loop's guard.
-func (b *bounder) inLoop(f *loopFacts, operand types.Object, st *ast.IfStmt) ast.Stmt {
-	if operand == f.over {
+// keyOffset reads an index of the form key, key+off, key-off or off+key,
+// off a constant.
+func (b *bounder) keyOffset(x ast.Expr) (key types.Object, off int64, ok bool) {
+	x = unparen(x)
+	if id, isID := x.(*ast.Ident); isID {
+		return b.info.Uses[id], 0, b.info.Uses[id] != nil
+	}
+	bx, isBin := x.(*ast.BinaryExpr)
+	if !isBin || bx.Op != token.ADD && bx.Op != token.SUB {
+		return nil, 0, false
+	}
+	k, c := bx.X, bx.Y
+	if bx.Op == token.ADD && b.info.Types[k].Value != nil {
+		k, c = c, k
+	}
+	id, isID := unparen(k).(*ast.Ident)
+	v, exact := constant.Int64Val(constant.ToInt(b.info.Types[c].Value))
+	if !isID || !exact || b.info.Uses[id] == nil {
+		return nil, 0, false
+	}
+	if bx.Op == token.SUB {
+		v = -v
+	}
+	return b.info.Uses[id], v, true
+}
+
+// inLoop returns the check st of an index key+off into operand, key f's
+// index: none when the loop keeps it in range, or gated by the loop's
+// guard.
+func (b *bounder) inLoop(f *loopFacts, ix guardedIndex, st *ast.IfStmt) ast.Stmt {
+	if ix.operand == f.over && ix.off <= 0 && f.lo == nil && f.loConst+ix.off >= 0 {
 		return nil
 	}
-	if !f.canGuard || f.assigned[operand] {
+	op := ix.operand.Pos()
+	if !f.canGuard || f.assigned[ix.operand] || op >= f.loop.Pos() && op < f.loop.End() {
 		return st
 	}
-	if _, seen := f.guarded[operand]; !seen {
+	pos := f.pos
+	var low ast.Expr // lo+off < 0
+	switch {
+	case f.lo != nil:
+		low = binary(plus(clone(f.lo), ix.off, pos), token.LSS, intLit(pos, 0))
+	case f.loConst+ix.off < 0:
+		return st // out of range at the first iteration
+	}
+	if !f.guarded[ix] {
 		if f.guard == "" {
 			f.guard = b.nextName()
 		}
-		pos := f.pos
-		n := lenOf(&ast.Ident{NamePos: pos, Name: operand.Name()})
-		op := token.GTR
+		cmp := token.GTR // hi+off > len(operand)
 		if f.incl {
-			op = token.GEQ
+			cmp = token.GEQ
 		}
-		term := binary(clone(f.hi), op, n)
-		if f.lo != nil {
-			term = binary(binary(clone(f.lo), token.LSS, intLit(pos, 0)), token.LOR, term)
+		term := ast.Expr(binary(plus(clone(f.hi), ix.off, pos), cmp, lenOf(id(pos, ix.operand.Name()))))
+		if low != nil {
+			term = binary(low, token.LOR, term)
 		}
-		f.guarded[operand] = term
+		f.guarded[ix] = true
 		f.bad = append(f.bad, term)
 	}
 	return &ast.IfStmt{If: st.If, Cond: id(st.If, f.guard), Body: &ast.BlockStmt{Lbrace: st.If, List: []ast.Stmt{st}, Rbrace: st.If}}
+}
+
+// plus is x+off.
+func plus(x ast.Expr, off int64, pos token.Pos) ast.Expr {
+	switch {
+	case off > 0:
+		return binary(x, token.ADD, &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.FormatInt(off, 10)})
+	case off < 0:
+		return binary(x, token.SUB, &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.FormatInt(-off, 10)})
+	}
+	return x
 }
 
 func (b *bounder) sliceCheck(x *ast.SliceExpr) ast.Stmt {

@@ -122,6 +122,7 @@ func TestBoundsChecks(t *testing.T) {
 		{"a map", "_ = m[i]", 0},
 		{"a pointer to an array", "_ = p[i]", 0},
 		{"a constant index into an array", "_ = arr[3]", 0},
+		{"a generic function", "}\nfunc gen[T any](xs []T, i int) T { return xs[i] }\nfunc _() {", 0},
 	} {
 		out := boundsRewrite(t, boundsPrelude+c.body+"\n}\n")
 		if got := strings.Count(out, helperPrefix+"hook.Bounds"); got != c.want {
@@ -162,6 +163,10 @@ func TestBoundsInLoops(t *testing.T) {
 		{"range over another", "for x := range ys {\n\t_ = xs[x]\n}", 1, 1},
 		{"labelled", "L:\nfor x := 0; x < n; x++ {\n\t_ = xs[x]\n\tcontinue L\n}", 1, 0},
 		{"the bound assigned in the body", "for x := 0; x < n; x++ {\n\tn--\n\t_ = xs[x]\n}", 1, 0},
+		{"neighbours", "for x := 1; x < len(xs); x++ {\n\t_ = xs[x] - xs[x-1]\n}", 0, 0},
+		{"the next one", "for x := 0; x < len(xs); x++ {\n\t_ = xs[x+1]\n}", 1, 1},
+		{"the one before the first", "for x := 0; x < n; x++ {\n\t_ = xs[x-1]\n}", 1, 0},
+		{"an operand declared in the body", "for x := 0; x < n; x++ {\n\trow := xs\n\t_ = row[x]\n}", 1, 0},
 		{"a bound declared by the init", "for x, e := 0, 3; x < e; x++ {\n\t_ = xs[x]\n}", 1, 0},
 	} {
 		out := boundsRewrite(t, boundsPrelude+c.body+"\n}\n")
@@ -187,15 +192,15 @@ func TestBoundsRewrite(t *testing.T) {
 	want := `func main() {
 	xs, n, s := []int{1}, 2, 0
 	{
-		__gocl_out1 := n > len(xs)
+		__gocl_out1 := n > len(xs) || n+1 > len(xs)
 		for j := 0; j < n; j++ {
 			if __gocl_out1 {
 				if j < 0 || j >= len(xs) {
 					panic(__gocl_hook.Bounds(0, 0, len(xs), int64(j), 0, 0))
 				}
-			}
-			if j+1 < 0 || j+1 >= len(xs) {
-				panic(__gocl_hook.Bounds(0, 0, len(xs), int64(j+1), 0, 0))
+				if j+1 < 0 || j+1 >= len(xs) {
+					panic(__gocl_hook.Bounds(0, 0, len(xs), int64(j+1), 0, 0))
+				}
 			}
 			s += xs[j] + xs[j+1]
 		}
@@ -280,6 +285,12 @@ func() {
 	}
 	_, r = ok(t, e, "total := 0\nfor i := 0; i < len(xs); i++ {\n\ttotal += xs[i]\n}\nfmt.Println(total)")
 	expect(t, "a provable loop", r.text("stdout"), "6\n")
+	err = fails(t, e, "for i := 1; i <= n; i++ {\n\tlast := xs[i-1]\n\tfmt.Print(last, \" \")\n}")
+	expect(t, "a guarded top-level loop", err.Value, "runtime error: index out of range [3] with length 3")
+	_, r = ok(t, e, "fmt.Println(total, n)")
+	expect(t, "after the guarded loop", r.text("stdout"), "6 5\n")
+	_, r = ok(t, e, "func sum[T int | float64](xs []T, n int) T {\n\tvar s T\n\tfor i := 0; i < n; i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\nfmt.Println(sum([]float64{1.5, 2}, 2))")
+	expect(t, "a generic function, as written", r.text("stdout"), "3.5\n")
 	err = fails(t, e, "func len(xs []int) int { return 1 }\nfmt.Println(xs[n])")
 	expect(t, "a cell that declares len", err.Value, "runtime error: index out of range")
 }
