@@ -120,6 +120,7 @@ func isBoundsName(name string) bool {
 type bounder struct {
 	info  *types.Info
 	loops map[types.Object]*loopFacts // by the loop's index variable
+	depth int                         // of the loops around the statement
 	seq   int
 }
 
@@ -189,10 +190,14 @@ func (b *bounder) nested(st ast.Stmt) {
 		}
 	case *ast.ForStmt:
 		b.funcLits(s.Init, s.Cond, s.Post)
+		b.depth++
 		s.Body.List = b.list(s.Body.List)
+		b.depth--
 	case *ast.RangeStmt:
 		b.funcLits(s.X)
+		b.depth++
 		s.Body.List = b.list(s.Body.List)
+		b.depth--
 	case *ast.SwitchStmt:
 		b.funcLits(s.Init, s.Tag)
 		b.clauses(s.Body)

@@ -243,27 +243,55 @@ func (b *bounder) indexCheck(x *ast.IndexExpr) ast.Stmt {
 		return nil
 	}
 	n := lenOf(operand)
-	var cond ast.Expr
+	var conds []ast.Expr
 	switch {
 	case tv.Value != nil && isUntypedOrInt(tv.Type):
-		cond = binary(clone(x.Index), token.GEQ, n)
+		conds = []ast.Expr{binary(clone(x.Index), token.GEQ, n)}
+	case types.Identical(tv.Type, types.Typ[types.Int]) && b.depth > 0 && !b.mayGoNegative(x.Index):
+		// In a loop, the test below zero would cost as much again
+		// (bench/indexcheck): an index of variables that no arithmetic
+		// makes negative is tested against the length only, so that a
+		// negative one has Go's words without its numbers, as before.
+		conds = []ast.Expr{binary(clone(x.Index), token.GEQ, n)}
 	case types.Identical(tv.Type, types.Typ[types.Int]):
-		cond = binary(binary(clone(x.Index), token.LSS, intLit(pos, 0)),
-			token.LOR, binary(clone(x.Index), token.GEQ, n))
+		conds = []ast.Expr{binary(clone(x.Index), token.LSS, intLit(pos, 0)), binary(clone(x.Index), token.GEQ, n)}
 	default:
-		cond = binary(conv("uint64", clone(x.Index)), token.GEQ, conv("uint64", n))
+		conds = []ast.Expr{binary(conv("uint64", clone(x.Index)), token.GEQ, conv("uint64", n))}
 	}
 	mask := 0
 	if isUnsignedType(tv.Type) {
 		mask = 1
 	}
-	st := boundsIf(pos, cond, boundsIndex, mask, lenOf(operand), x.Index)
+	st := boundsIf(pos, conds, boundsIndex, mask, lenOf(operand), x.Index)
 	if key, off, ok := b.keyOffset(x.Index); ok {
 		if f := b.loops[key]; f != nil {
 			return b.inLoop(f, guardedIndex{obj, off}, st)
 		}
 	}
 	return st
+}
+
+// mayGoNegative reports whether x holds a subtraction, a negation, a
+// negative constant or a conversion (which may wrap), what makes an index
+// of non-negative variables negative.
+func (b *bounder) mayGoNegative(x ast.Expr) bool {
+	neg := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			neg = neg || n.Op == token.SUB || n.Op == token.XOR || n.Op == token.AND_NOT
+		case *ast.UnaryExpr:
+			neg = neg || n.Op == token.SUB || n.Op == token.XOR
+		case *ast.CallExpr:
+			neg = true
+		case ast.Expr:
+			if v := b.info.Types[n].Value; v != nil && constant.Sign(v) < 0 {
+				neg = true
+			}
+		}
+		return !neg
+	})
+	return neg
 }
 
 // keyOffset reads an index of the form key, key+off, key-off or off+key,
@@ -295,7 +323,7 @@ func (b *bounder) keyOffset(x ast.Expr) (key types.Object, off int64, ok bool) {
 // inLoop returns the check st of an index key+off into operand, key f's
 // index: none when the loop keeps it in range, or gated by the loop's
 // guard.
-func (b *bounder) inLoop(f *loopFacts, ix guardedIndex, st *ast.IfStmt) ast.Stmt {
+func (b *bounder) inLoop(f *loopFacts, ix guardedIndex, st ast.Stmt) ast.Stmt {
 	if ix.operand == f.over && ix.off <= 0 && f.lo == nil && f.loConst+ix.off >= 0 {
 		return nil
 	}
@@ -326,7 +354,8 @@ func (b *bounder) inLoop(f *loopFacts, ix guardedIndex, st *ast.IfStmt) ast.Stmt
 		f.guarded[ix] = true
 		f.bad = append(f.bad, term)
 	}
-	return &ast.IfStmt{If: st.If, Cond: id(st.If, f.guard), Body: &ast.BlockStmt{Lbrace: st.If, List: []ast.Stmt{st}, Rbrace: st.If}}
+	at := st.Pos()
+	return &ast.IfStmt{If: at, Cond: id(at, f.guard), Body: &ast.BlockStmt{Lbrace: at, List: []ast.Stmt{st}, Rbrace: at}}
 }
 
 // plus is x+off.
@@ -347,7 +376,7 @@ func (b *bounder) sliceCheck(x *ast.SliceExpr) ast.Stmt {
 	if x.Low == nil && x.High == nil && x.Max == nil {
 		return nil
 	}
-	allConst := true
+	allConst, allInt := true, true
 	mask := 0
 	for i, e := range []ast.Expr{x.Low, x.High, x.Max} {
 		if e == nil {
@@ -356,6 +385,9 @@ func (b *bounder) sliceCheck(x *ast.SliceExpr) ast.Stmt {
 		tv := b.info.Types[e]
 		if tv.Value == nil {
 			allConst = false
+		}
+		if !isUntypedOrInt(tv.Type) {
+			allInt = false
 		}
 		if isUnsignedType(tv.Type) {
 			mask |= 1 << i
@@ -371,28 +403,32 @@ func (b *bounder) sliceCheck(x *ast.SliceExpr) ast.Stmt {
 	} else {
 		n = lenOf(operand)
 	}
-	u := func(e ast.Expr) ast.Expr { return conv("uint64", clone(e)) }
-	var cond ast.Expr
-	or := func(c ast.Expr) {
-		if cond == nil {
-			cond = c
-		} else {
-			cond = binary(cond, token.LOR, c)
+	// Go's checks, hi against the capacity (or length), then lo against
+	// hi: as ints when the bounds are, else as Go's code does, unsigned.
+	var conds []ast.Expr
+	above := func(x, y ast.Expr) { // x out of [0, y]
+		if allInt {
+			if b.info.Types[x].Value == nil {
+				conds = append(conds, binary(clone(x), token.LSS, intLit(pos, 0)))
+			}
+			conds = append(conds, binary(clone(x), token.GTR, clone(y)))
+			return
 		}
+		conds = append(conds, binary(conv("uint64", clone(x)), token.GTR, conv("uint64", clone(y))))
 	}
 	lo, hi, hi3 := x.Low, x.High, x.Max
 	if x.Slice3 {
 		form += boundsSlice3Cap - boundsSliceCap
-		or(binary(u(hi3), token.GTR, conv("uint64", n)))
-		or(binary(u(hi), token.GTR, u(hi3)))
+		above(hi3, n)
+		above(hi, hi3)
 	} else if hi != nil {
-		or(binary(u(hi), token.GTR, conv("uint64", n)))
+		above(hi, n)
 	}
 	if hi == nil {
 		hi = lenOf(operand)
 	}
 	if lo != nil {
-		or(binary(u(lo), token.GTR, u(hi)))
+		above(lo, hi)
 	}
 	if lo == nil {
 		lo = intLit(pos, 0)
@@ -404,11 +440,18 @@ func (b *bounder) sliceCheck(x *ast.SliceExpr) ast.Stmt {
 	if form == boundsSliceLen || form == boundsSlice3Len {
 		nn = lenOf(operand)
 	}
-	return boundsIf(pos, cond, form, mask, nn, lo, hi, hi3)
+	return boundsIf(pos, conds, form, mask, nn, lo, hi, hi3)
 }
 
-// boundsIf is `if cond { panic(__gocl_hook.Bounds(form, mask, n, int64(x)...)) }`.
-func boundsIf(pos token.Pos, cond ast.Expr, form, mask int, n ast.Expr, xs ...ast.Expr) *ast.IfStmt {
+// boundsIf is the check
+//
+//	if conds[0] || conds[1] ... {
+//		panic(__gocl_hook.Bounds(form, mask, n, int64(xs[0]), ...))
+//	}
+//
+// (Not a switch with the conds as its case list, which would cost less:
+// yaegi v0.16.1 tests only the first expression of such a case.)
+func boundsIf(pos token.Pos, conds []ast.Expr, form, mask int, n ast.Expr, xs ...ast.Expr) *ast.IfStmt {
 	args := []ast.Expr{intLit(pos, form), intLit(pos, mask), n}
 	for i := 0; i < 3; i++ {
 		if i < len(xs) {
@@ -420,6 +463,10 @@ func boundsIf(pos token.Pos, cond ast.Expr, form, mask int, n ast.Expr, xs ...as
 	hook := &ast.CallExpr{Fun: &ast.SelectorExpr{X: id(pos, helperPrefix+"hook"), Sel: id(pos, "Bounds")},
 		Lparen: pos, Args: args, Rparen: pos}
 	call := &ast.CallExpr{Fun: id(pos, "panic"), Lparen: pos, Args: []ast.Expr{hook}, Rparen: pos}
+	cond := conds[0]
+	for _, c := range conds[1:] {
+		cond = binary(cond, token.LOR, c)
+	}
 	return &ast.IfStmt{If: pos, Cond: cond, Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ExprStmt{X: call}}, Rbrace: pos}}
 }
 

@@ -182,30 +182,42 @@ func TestBoundsInLoops(t *testing.T) {
 // TestBoundsRewrite checks one rewrite whole.
 func TestBoundsRewrite(t *testing.T) {
 	out := boundsRewrite(t, `func main() {
-	xs, n, s := []int{1}, 2, 0
+	xs, ys, n, s := []int{1}, []int{2}, 2, 0
 	for j := 0; j < n; j++ {
 		s += xs[j] + xs[j+1]
+	}
+	for _, k := range ys {
+		s += xs[k] + xs[k-1]
 	}
 	_ = xs[1:n]
 }
 `)
 	want := `func main() {
-	xs, n, s := []int{1}, 2, 0
+	xs, ys, n, s := []int{1}, []int{2}, 2, 0
 	{
 		__gocl_out1 := n > len(xs) || n+1 > len(xs)
 		for j := 0; j < n; j++ {
 			if __gocl_out1 {
-				if j < 0 || j >= len(xs) {
+				if j >= len(xs) {
 					panic(__gocl_hook.Bounds(0, 0, len(xs), int64(j), 0, 0))
 				}
-				if j+1 < 0 || j+1 >= len(xs) {
+				if j+1 >= len(xs) {
 					panic(__gocl_hook.Bounds(0, 0, len(xs), int64(j+1), 0, 0))
 				}
 			}
 			s += xs[j] + xs[j+1]
 		}
 	}
-	if uint64(n) > uint64(cap(xs)) || uint64(1) > uint64(n) {
+	for _, k := range ys {
+		if k >= len(xs) {
+			panic(__gocl_hook.Bounds(0, 0, len(xs), int64(k), 0, 0))
+		}
+		if k-1 < 0 || k-1 >= len(xs) {
+			panic(__gocl_hook.Bounds(0, 0, len(xs), int64(k-1), 0, 0))
+		}
+		s += xs[k] + xs[k-1]
+	}
+	if n < 0 || n > cap(xs) || 1 > n {
 		panic(__gocl_hook.Bounds(1, 0, cap(xs), int64(1), int64(n), int64(1)))
 	}
 	_ = xs[1:n]
