@@ -116,6 +116,8 @@ func TestBoundsChecks(t *testing.T) {
 		{"a receive first", "_ = <-ch + xs[i]", 0},
 		{"a type assertion first", "_ = v.(int) + xs[i]", 0},
 		{"interfaces compared first", "_ = []bool{v == w, xs[i] > 0}", 0},
+		{"a map literal's interface key first", "_ = map[any]int{v: 1, 2: xs[i]}", 0},
+		{"a map literal's key", "_ = map[int]int{xs[i]: 1}", 1},
 		{"an unchecked index first", "_ = xs[ys[j]] + xs[i]", 0},
 		{"a tuple assignment's targets", "xs[0], xs[i] = 7, 8", 0},
 		{"an index on the left of a call", "xs[f()] = xs[i]", 0},

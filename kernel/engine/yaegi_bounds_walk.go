@@ -196,13 +196,24 @@ func (w *walker) expr(x ast.Expr, cond bool) {
 	case *ast.ParenExpr:
 		w.expr(x.X, cond)
 	case *ast.CompositeLit:
+		m, isMap := tv.Type.Underlying().(*types.Map)
 		_, isStruct := tv.Type.Underlying().(*types.Struct)
 		for _, el := range x.Elts {
-			if kv, ok := el.(*ast.KeyValueExpr); ok && isStruct {
+			kv, isKV := el.(*ast.KeyValueExpr)
+			switch {
+			case isKV && isStruct:
 				w.expr(kv.Value, cond)
-				continue
+			case isKV && isMap && types.IsInterface(m.Key()):
+				// Each entry goes in after its key and value, before
+				// the next entry: its key may not hash.
+				w.stack = append(w.stack, kv)
+				w.risk()
+				w.expr(kv.Key, cond)
+				w.expr(kv.Value, cond)
+				w.stack = w.stack[:len(w.stack)-1]
+			default:
+				w.expr(el, cond)
 			}
-			w.expr(el, cond)
 		}
 	case *ast.SelectorExpr:
 		if sel, ok := info.Selections[x]; ok {
