@@ -137,9 +137,13 @@ func TestBoundsChecks(t *testing.T) {
 // right side of = before the index on the left, the operand of op= first.
 func TestBoundsCheckOrder(t *testing.T) {
 	for body, first := range map[string]string{
-		"xs[i] = ys[j]":     "len(ys), int64(j)",
-		"xs[i] += ys[j]":    "len(xs), int64(i)",
-		"_ = xs[i] + ys[j]": "len(xs), int64(i)",
+		"xs[i] = ys[j]":                       "len(ys), int64(j)",
+		"xs[i] += ys[j]":                      "len(xs), int64(i)",
+		"_ = xs[i] + ys[j]":                   "len(xs), int64(i)",
+		"_ = map[int]int{xs[i]: ys[j]}":       "len(ys), int64(j)",
+		"_ = map[int]int{1: xs[i], 2: ys[j]}": "len(xs), int64(i)",
+		"_ = [...]int{2: xs[i], 0: ys[j]}":    "len(xs), int64(i)",
+		"_ = xs[ys[j]:xs[i]]":                 "len(ys), int64(j)",
 	} {
 		out := boundsRewrite(t, boundsPrelude+body+"\n}\n")
 		at := strings.Index(out, helperPrefix+"hook.Bounds")

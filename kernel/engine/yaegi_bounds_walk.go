@@ -203,13 +203,16 @@ func (w *walker) expr(x ast.Expr, cond bool) {
 			switch {
 			case isKV && isStruct:
 				w.expr(kv.Value, cond)
-			case isKV && isMap && types.IsInterface(m.Key()):
-				// Each entry goes in after its key and value, before
-				// the next entry: its key may not hash.
+			case isKV && isMap:
+				// Go's compiler evaluates an entry's value before its
+				// key (as in m[k] = v), and puts each entry in before the
+				// next is evaluated, where an interface key may not hash.
 				w.stack = append(w.stack, kv)
-				w.risk()
-				w.expr(kv.Key, cond)
+				if types.IsInterface(m.Key()) {
+					w.risk()
+				}
 				w.expr(kv.Value, cond)
+				w.expr(kv.Key, cond)
 				w.stack = w.stack[:len(w.stack)-1]
 			default:
 				w.expr(el, cond)

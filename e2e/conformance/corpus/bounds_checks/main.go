@@ -47,6 +47,9 @@ func main() {
 	try("three-index high", func() { ys := make([]int, 2, 4); j := 3; _ = ys[0:j:2] })
 	try("assignment", func() { xs[i] = 1 })
 	try("right side first", func() { ys := []int{1}; j := 7; ys[i] = xs[j] })
+	try("left side first", func() { ys := []int{1}; j := 7; ys[i] += xs[j] })
+	try("a map entry's value first", func() { j := 7; _ = map[int]int{xs[i]: xs[j]} })
+	try("left to right", func() { ys := []int{1}; j := 7; fmt.Println(xs[j]*2 + ys[i]) })
 	try("loop past the end", func() {
 		s, n := 0, 4
 		for j := 0; j < n; j++ {
