@@ -24,10 +24,11 @@ import (
 // (recover is still called directly by the deferred function, so it still
 // stops the panic; see recovered for what the hook returns). yaegi does not
 // say which index or length was out of range, so Go's numbers ("[3] with
-// length 0") are missing from the text: finding them would mean checking
-// every index in interpreted code, which would slow down every a[i].
-// Upgrading yaegi past this means deleting this file's rewrite and its call
-// (goRuntimeText stays for the panics of compiled code).
+// length 0") are missing from these texts; yaegi_bounds.go checks the
+// indexes where it can do so safely and cheaply before yaegi does, and
+// panics with boundsError, Go's text with the numbers. Upgrading yaegi past
+// this means deleting this file's rewrite and its call (goRuntimeText stays
+// for the panics of compiled code).
 
 // goRuntimeText gives reflect's and yaegi's run-time error messages Go's
 // words, and strips the position yaegi puts before an interface
