@@ -39,6 +39,22 @@ type walker struct {
 	sites  []site
 	risks  []site
 	opaque bool // the statement gets no checks
+	// early holds the expressions Go's compiler may evaluate before the
+	// rest of the statement, whatever their place in it: calls (min and
+	// max too), map indexes and literals, slice expressions. `ys[i] +
+	// m[xs[j]]` evaluates xs[j] first, `xs[j] + len(xs[j:])` the slice.
+	// (The value is the order in which they are evaluated: as written.)
+	early map[ast.Node]int
+}
+
+// hoist marks x as evaluated early (see walker.early).
+func (w *walker) hoist(x ast.Node) {
+	if w.early == nil {
+		w.early = map[ast.Node]int{}
+	}
+	if _, seen := w.early[x]; !seen {
+		w.early[x] = len(w.early)
+	}
 }
 
 func (w *walker) here() []ast.Node { return append([]ast.Node(nil), w.stack...) }
@@ -197,6 +213,9 @@ func (w *walker) expr(x ast.Expr, cond bool) {
 		w.expr(x.X, cond)
 	case *ast.CompositeLit:
 		m, isMap := tv.Type.Underlying().(*types.Map)
+		if isMap {
+			w.hoist(x)
+		}
 		_, isStruct := tv.Type.Underlying().(*types.Struct)
 		for _, el := range x.Elts {
 			kv, isKV := el.(*ast.KeyValueExpr)
@@ -300,6 +319,11 @@ func (w *walker) pureCall(x *ast.CallExpr) bool {
 
 func (w *walker) call(x *ast.CallExpr, cond bool) {
 	info := w.b.info
+	if f, ok := unparen(x.Fun).(*ast.Ident); !ok || f.Name != "len" && f.Name != "cap" {
+		if tv, ok := info.Types[x.Fun]; !ok || !tv.IsType() {
+			w.hoist(x) // not a conversion
+		}
+	}
 	if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
 		if len(x.Args) == 1 {
 			switch tv.Type.Underlying().(type) {
@@ -327,6 +351,7 @@ func (w *walker) index(x *ast.IndexExpr, cond bool) {
 	case *types.Signature:
 		return // a generic function's instance
 	case *types.Map:
+		w.hoist(x)
 		if types.IsInterface(u.Key()) {
 			w.risk() // a key that does not hash
 		}
@@ -344,6 +369,7 @@ func (w *walker) index(x *ast.IndexExpr, cond bool) {
 }
 
 func (w *walker) slice(x *ast.SliceExpr, cond bool) {
+	w.hoist(x)
 	if !cond && w.canCheck(x.X, x.Low, x.High, x.Max) {
 		w.sites = append(w.sites, site{x: x, path: w.here()})
 		return
@@ -473,6 +499,18 @@ func (w *walker) allowed() []site {
 	for i := range ok {
 		ok[i] = true
 	}
+	for i, s := range w.sites {
+		for _, later := range w.sites[i+1:] {
+			if w.before(later, s) {
+				ok[i] = false // the checks would test s first
+			}
+		}
+	}
+	for i, s := range w.sites {
+		if !ok[i] {
+			risks = append(risks, s)
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for i, s := range w.sites {
@@ -495,6 +533,37 @@ func (w *walker) allowed() []site {
 		}
 	}
 	return out
+}
+
+// before reports whether Go's compiler may evaluate site o before site s:
+// o is in (or is) an expression it evaluates early that does not hold s,
+// and s is in no such expression evaluated before that one.
+func (w *walker) before(o, s site) bool {
+	ho, hs := w.firstEarly(o, s), w.firstEarly(s, o)
+	if ho < 0 {
+		return false
+	}
+	return hs < 0 || ho < hs
+}
+
+// firstEarly returns the order of the outermost early expression on a's
+// path that is not on b's, or -1.
+func (w *walker) firstEarly(a, b site) int {
+	for _, n := range a.path {
+		if at, ok := w.early[n]; ok && !onPath(n, b.path) {
+			return at
+		}
+	}
+	return -1
+}
+
+func onPath(n ast.Node, path []ast.Node) bool {
+	for _, p := range path {
+		if p == n {
+			return true
+		}
+	}
+	return false
 }
 
 // follows reports whether Go evaluates r after s: r is an operation s is an

@@ -50,6 +50,8 @@ func main() {
 	try("left side first", func() { ys := []int{1}; j := 7; ys[i] += xs[j] })
 	try("a map entry's value first", func() { j := 7; _ = map[int]int{xs[i]: xs[j]} })
 	try("left to right", func() { ys := []int{1}; j := 7; fmt.Println(xs[j]*2 + ys[i]) })
+	try("a map's key first", func() { m := map[int]int{}; ys := []int{1}; j := 7; fmt.Println(m[xs[j]] + ys[i]) })
+	try("slices in order", func() { j := 7; fmt.Println(len(xs[:j]), len(xs[i:])) })
 	try("loop past the end", func() {
 		s, n := 0, 4
 		for j := 0; j < n; j++ {
