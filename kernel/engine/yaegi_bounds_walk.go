@@ -45,6 +45,10 @@ type walker struct {
 	// m[xs[j]]` evaluates xs[j] first, `xs[j] + len(xs[j:])` the slice.
 	// (The value is the order in which they are evaluated: as written.)
 	early map[ast.Node]int
+	// apart holds the right-hand sides of a tuple assignment, which Go's
+	// compiler may evaluate in either order (right to left when the
+	// targets are captured variables).
+	apart map[ast.Node]bool
 }
 
 // hoist marks x as evaluated early (see walker.early).
@@ -171,6 +175,12 @@ func (w *walker) assign(s *ast.AssignStmt) {
 		})
 	}
 	switch {
+	case len(s.Rhs) > 1:
+		w.apart = map[ast.Node]bool{}
+		for _, r := range s.Rhs {
+			w.apart[r] = true
+		}
+		w.group(s.Rhs)
 	case s.Tok == token.DEFINE || len(s.Lhs) != 1:
 		w.group(s.Rhs)
 	case s.Tok == token.ASSIGN:
@@ -500,8 +510,8 @@ func (w *walker) allowed() []site {
 		ok[i] = true
 	}
 	for i, s := range w.sites {
-		for _, later := range w.sites[i+1:] {
-			if w.before(later, s) {
+		for j, o := range w.sites {
+			if j > i && w.before(o, s) || j != i && w.apartFrom(o, s) {
 				ok[i] = false // the checks would test s first
 			}
 		}
@@ -555,6 +565,17 @@ func (w *walker) firstEarly(a, b site) int {
 		}
 	}
 	return -1
+}
+
+// apartFrom reports whether o and s are in different right-hand sides of
+// a tuple assignment.
+func (w *walker) apartFrom(o, s site) bool {
+	for _, n := range o.path {
+		if w.apart[n] {
+			return !onPath(n, s.path)
+		}
+	}
+	return false
 }
 
 func onPath(n ast.Node, path []ast.Node) bool {
