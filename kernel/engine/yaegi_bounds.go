@@ -39,7 +39,12 @@ import (
 //     a receive, a division by a variable, a dereference, a type assertion,
 //     another index that is not checked. Only what is evaluated after it
 //     (the call it is an argument of, the right operand of an && whose left
-//     operand holds it) may do so.
+//     operand holds it) may do so;
+//   - the checks of one statement come in the order Go's compiler evaluates
+//     the expressions: as written, but calls, map indexes and slice
+//     expressions first, and the values of a tuple assignment in no order
+//     one can rely on; a check that could come out of that order is left
+//     out (walker.allowed).
 //
 // Indexes that are in range by construction get no check, as Go's compiler
 // drops its own: xs[i] in `for i := range xs` and in `for i := 0; i <
