@@ -65,14 +65,17 @@ func TestTypeSwitchInterfaceCases(t *testing.T) {
 func TestRuntimeErrorsInGoWords(t *testing.T) {
 	e := newEngine(t)
 	for code, want := range map[string]string{
-		"a := []int{}\n_ = a[3]":                 "runtime error: index out of range",
-		"s := \"ab\"\n_ = s[5]":                  "runtime error: index out of range",
-		"a := []int{1}\n_ = a[1:5]":              "runtime error: slice bounds out of range",
-		"var p *struct{ X int }\n_ = p.X":        "runtime error: invalid memory address or nil pointer dereference",
-		"var f func()\nf()":                      "runtime error: invalid memory address or nil pointer dereference",
-		"z := 0\n_ = 1 / z":                      "runtime error: integer divide by zero",
-		"var v any = \"s\"\nn := v.(int)\n_ = n": "interface conversion: interface {} is string, not int",
-		"var m map[string]int\nm[\"a\"] = 1":     "assignment to entry in nil map",
+		"a := []int{}\n_ = a[3]":    "runtime error: index out of range [3] with length 0",
+		"s := \"ab\"\n_ = s[5]":     "runtime error: index out of range [5] with length 2",
+		"a := []int{1}\n_ = a[1:5]": "runtime error: slice bounds out of range [:5] with capacity 1",
+		// An index after a call: no check (yaegi_bounds.go), Go's words
+		// without its numbers.
+		"a := []int{}\nthree := func() int { return 3 }\n_ = a[three()]": "runtime error: index out of range",
+		"var p *struct{ X int }\n_ = p.X":                                "runtime error: invalid memory address or nil pointer dereference",
+		"var f func()\nf()":                                              "runtime error: invalid memory address or nil pointer dereference",
+		"z := 0\n_ = 1 / z":                                              "runtime error: integer divide by zero",
+		"var v any = \"s\"\nn := v.(int)\n_ = n":                         "interface conversion: interface {} is string, not int",
+		"var m map[string]int\nm[\"a\"] = 1":                             "assignment to entry in nil map",
 	} {
 		err := fails(t, e, code)
 		if err.Value != want || strings.Contains(tb(err), "reflect") {

@@ -64,7 +64,7 @@ import "gocl.test/errs"`)
 	cases := []struct{ code, want string }{
 		{`go func() { panic("boom") }()`, `panic in a goroutine started by cell #%d, line 1 (go func() { panic("boom") }()): boom (goroutine stopped; the kernel keeps running)`},
 		{"\n\tgo boom(1)", "panic in a goroutine started by cell #%d, line 2 (go boom(1)): boom 1 (goroutine stopped"},
-		{`go func() { var xs []int; _ = xs[3] }()`, "panic in a goroutine started by cell #%d, line 1 (go func() { var xs []int; _ = xs[3] }()): runtime error: index out of range (goroutine stopped"},
+		{`go func() { var xs []int; _ = xs[3] }()`, "panic in a goroutine started by cell #%d, line 1 (go func() { var xs []int; _ = xs[3] }()): runtime error: index out of range [3] with length 0 (goroutine stopped"},
 		{`n := 2; go boom(n)`, "boom 2 ("},
 		{`go func(s string) { panic(s) }("with argument")`, "): with argument ("},
 		{`xs := []int{1, 2, 3}; go sum(xs...)`, "sum 6"},

@@ -265,6 +265,7 @@ func (e *Engine) baseOverrides() interp.Exports {
 			"Unboxed":   reflect.ValueOf(unboxed),        // yaegi_valerr.go
 			"SetVar":    reflect.ValueOf(e.setPkgVar),    // yaegi_pkgvars.go
 			"OpVar":     reflect.ValueOf(e.opVar),
+			"Bounds":    reflect.ValueOf(boundsError),
 		},
 	}
 }

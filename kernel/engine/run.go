@@ -120,13 +120,14 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		needBox := mayConvert(ps) && (len(valueMethodStructs(methodsSoFar, kinds)) > 0 || e.hasNamedBasic(ps, methodsSoFar) ||
 			len(valueMethodTypes(methodsSoFar, kinds, cellOther)) > 0) // yaegi_valerr.go, yaegi_namedvalue.go
 		needCross = needCross || needEq || needBox
+		needBounds := hasIndexing(ps)
 		// A type switch with an interface case matches a cell's value by
 		// its type's method set, which the descriptors record.
 		needTypes := e.hasIfaceSwitch(ps)
 		needCross = needCross || needTypes
 		later := e.laterNames(ps)
 		var checked *celltypes.Checked
-		if needCross || needRange || needMethodValue || needConv || len(later) > 0 {
+		if needCross || needRange || needMethodValue || needConv || needBounds || len(later) > 0 {
 			checked = e.crossSession().Check(cross)
 			checked.ProbeAll = needTypes
 			if debugRewrite {
@@ -190,6 +191,9 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 				rewriteSelects(p.file)
 				e.rewriteRecovers(p.file, ps)
 			}
+		}
+		if needBounds { // yaegi_bounds.go
+			e.rewriteBounds(ps, checked.Info)
 		}
 	}
 	if helpers != nil {

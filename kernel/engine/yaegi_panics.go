@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -23,10 +24,11 @@ import (
 // (recover is still called directly by the deferred function, so it still
 // stops the panic; see recovered for what the hook returns). yaegi does not
 // say which index or length was out of range, so Go's numbers ("[3] with
-// length 0") are missing from the text: finding them would mean checking
-// every index in interpreted code, which would slow down every a[i].
-// Upgrading yaegi past this means deleting this file's rewrite and its call
-// (goRuntimeText stays for the panics of compiled code).
+// length 0") are missing from these texts; yaegi_bounds.go checks the
+// indexes where it can do so safely and cheaply before yaegi does, and
+// panics with boundsError, Go's text with the numbers. Upgrading yaegi past
+// this means deleting this file's rewrite and its call (goRuntimeText stays
+// for the panics of compiled code).
 
 // goRuntimeText gives reflect's and yaegi's run-time error messages Go's
 // words, and strips the position yaegi puts before an interface
@@ -212,4 +214,51 @@ func isRecoverCall(x ast.Expr) bool {
 	}
 	id, ok := unparen(c.Fun).(*ast.Ident)
 	return ok && id.Name == "recover" && id.Obj == nil
+}
+
+// boundsError is __gocl_hook.Bounds: the run-time error of an index or
+// slice expression out of range, in Go's words and with Go's numbers
+// (runtime.boundsError), for the checks of yaegi_bounds.go. form is one of
+// the bounds* forms, n the length or capacity, x, y and z the index or the
+// bounds lo, hi, max (as int64, like the runtime's; bit i of unsigned says
+// that the i-th was of an unsigned type). The check called it because a
+// bound was out of range; it finds which one as Go's code does, in Go's
+// order.
+func boundsError(form, unsigned, n int, x, y, z int64) error {
+	out := func(v int64) bool { return uint64(v) > uint64(n) }
+	switch form {
+	case boundsIndex:
+		return boundsText("index out of range [%x] with length %y", "index out of range [%x]", x, unsigned&1 == 0, int64(n))
+	case boundsSliceCap, boundsSliceLen:
+		with := map[int]string{boundsSliceCap: "capacity", boundsSliceLen: "length"}[form]
+		if out(y) {
+			return boundsText("slice bounds out of range [:%x] with "+with+" %y", "slice bounds out of range [:%x]", y, unsigned&2 == 0, int64(n))
+		}
+		return boundsText("slice bounds out of range [%x:%y]", "slice bounds out of range [%x:]", x, unsigned&1 == 0, y)
+	case boundsSlice3Cap, boundsSlice3Len:
+		with := map[int]string{boundsSlice3Cap: "capacity", boundsSlice3Len: "length"}[form]
+		switch {
+		case out(z):
+			return boundsText("slice bounds out of range [::%x] with "+with+" %y", "slice bounds out of range [::%x]", z, unsigned&4 == 0, int64(n))
+		case uint64(y) > uint64(z):
+			return boundsText("slice bounds out of range [:%x:%y]", "slice bounds out of range [:%x:]", y, unsigned&2 == 0, z)
+		}
+		return boundsText("slice bounds out of range [%x:%y:]", "slice bounds out of range [%x::]", x, unsigned&1 == 0, y)
+	}
+	return &goRuntimeError{"runtime error: index out of range"}
+}
+
+// boundsText is runtime.boundsError.Error: format with x and y, or neg
+// (which leaves y out) when x is signed and negative; an unsigned x is
+// written as the unsigned value it holds.
+func boundsText(format, neg string, x int64, signed bool, y int64) error {
+	if signed && x < 0 {
+		format = neg
+	}
+	xs := strconv.FormatInt(x, 10)
+	if !signed {
+		xs = strconv.FormatUint(uint64(x), 10)
+	}
+	text := strings.NewReplacer("%x", xs, "%y", strconv.FormatInt(y, 10)).Replace(format)
+	return &goRuntimeError{"runtime error: " + text}
 }

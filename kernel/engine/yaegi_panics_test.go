@@ -161,9 +161,9 @@ fmt.Println(asError(func() { var m map[string]int; m["a"] = 1 }))
 err := asError(func() { var xs []int; _ = xs[i] })
 _, isRuntime := err.(runtime.Error)
 fmt.Println(err, isRuntime)`)
-	expect(t, "output", r.text("stdout"), `index: runtime error: index out of range
-string index: runtime error: index out of range
-slice bounds: runtime error: slice bounds out of range
+	expect(t, "output", r.text("stdout"), `index: runtime error: index out of range [3] with length 0
+string index: runtime error: index out of range [3] with length 2
+slice bounds: runtime error: slice bounds out of range [:3] with capacity 2
 nil pointer: runtime error: invalid memory address or nil pointer dereference
 nil func: runtime error: invalid memory address or nil pointer dereference
 nil deref: runtime error: invalid memory address or nil pointer dereference
@@ -176,7 +176,7 @@ nil: panic called with nil argument
 true
 not an error: a string
 assignment to entry in nil map
-runtime error: index out of range true
+runtime error: index out of range [3] with length 0 true
 `)
 }
 
@@ -190,7 +190,7 @@ func TestRepanicOfARecoveredValue(t *testing.T) {
 	i := 5
 	_ = xs[i]
 }()`)
-	expect(t, "error", err.Value, "runtime error: index out of range")
+	expect(t, "error", err.Value, "runtime error: index out of range [5] with length 0")
 }
 
 // TestACellsOwnRecoverIsLeftAlone checks that a function the cells call
