@@ -172,6 +172,10 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		methods := e.methodDecls(ps)
 		for _, p := range ps {
 			rewriteRecvConds(p.node()) // yaegi_recvcond.go
+			if n := p.node(); n != nil {
+				parenParallelValues(n)  // yaegi_parallel.go
+				joinTaglessCaseLists(n) // yaegi_caselist.go
+			}
 			if p.body != nil {
 				typeRuneConsts(p.body.List) // yaegi_runeconst.go
 				e.rewriteModern(p.body, methods)

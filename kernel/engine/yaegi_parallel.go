@@ -98,3 +98,30 @@ func (e *Engine) isKnownVar(name string) bool {
 	d, ok := e.decls[name]
 	return ok && d.Kind == "var"
 }
+
+// yaegi v0.16.1 also drops a target of a parallel assignment (`=`, not `:=`)
+// when a string constant goes with a call or a composite literal: after
+// `s, n = "x", len(xs)` or `s, arr = "x", [2]int{1, 2}` (in a function, too)
+// s keeps its old value. Parenthesized values take another path in its
+// compiler, which is right, so every call and composite literal of such an
+// assignment is parenthesized (the same Go):
+//
+//	s, n = "x", len(xs)  →  s, n = "x", (len(xs))
+
+// parenParallelValues parenthesizes the values of the parallel assignments
+// under n.
+func parenParallelValues(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if s, ok := n.(*ast.AssignStmt); ok && s.Tok == token.ASSIGN && len(s.Lhs) > 1 && len(s.Lhs) == len(s.Rhs) {
+			for i, r := range s.Rhs {
+				switch r.(type) {
+				case *ast.CallExpr, *ast.CompositeLit:
+					// Only these: a parenthesized constant breaks the
+					// assignment of a function value beside it instead.
+					s.Rhs[i] = &ast.ParenExpr{Lparen: r.Pos(), X: r, Rparen: r.End()}
+				}
+			}
+		}
+		return true
+	})
+}
