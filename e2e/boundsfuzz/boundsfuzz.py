@@ -113,6 +113,8 @@ def gocl_run(gocl, src):
         with open(a, "w") as f:
             json.dump(nb, f)
         subprocess.run([gocl, "run", a, "-o", b, "--allow-errors", "--timeout", "2m"], capture_output=True)
+        if not os.path.exists(b):
+            return ["<gocl run wrote no notebook>"]
         with open(b) as f:
             outputs = json.load(f)["cells"][0]["outputs"]
     text = ""
