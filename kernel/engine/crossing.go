@@ -47,7 +47,17 @@ var crossTargets = map[string]map[string]string{
 	"errors":        {"Is": "ErrorsIs", "As": "ErrorsAs", "Unwrap": "ErrorsUnwrap", "Join": "ErrorsJoin"},
 	"encoding/json": {"Marshal": "JSONMarshal", "MarshalIndent": "JSONMarshalIndent", "Unmarshal": "JSONUnmarshal"},
 	"io":            {"Copy": "-"}, // rewritten in place (rewriteCopy)
+	// log's printing functions keep their callee ("="): their arguments
+	// are boxed in place, and log's own fmt prints the boxes (each is a
+	// fmt.Formatter); *log.Logger's methods likewise (logMethods).
+	"log": {"Print": "=", "Printf": "=", "Println": "=", "Fatal": "=", "Fatalf": "=", "Fatalln": "=",
+		"Panic": "=", "Panicf": "=", "Panicln": "="},
 }
+
+// logMethods are *log.Logger's methods whose variadic arguments are boxed
+// in place, as log's functions' are.
+var logMethods = map[string]bool{"Print": true, "Printf": true, "Println": true, "Fatal": true, "Fatalf": true,
+	"Fatalln": true, "Panic": true, "Panicf": true, "Panicln": true}
 
 // crossHooks are the replacements, as the hook package exports them, and
 // yaegi's MapTypes for BoxIface: like yaegi's own fmt.Println, it is given

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"github.com/seed43a1e1ab/gocl/kernel/celltypes"
 	"github.com/seed43a1e1ab/gocl/kernel/cellvalue"
@@ -298,7 +299,11 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 		call.Args[i] = boxed
 		changed = true
 	}
-	if changed || isErrors {
+	if changed && repl == "=" {
+		logThroughSprint(call, sel)
+		return
+	}
+	if (changed || isErrors) && repl != "=" {
 		// errors' functions are always cellvalue's in a session with cell
 		// types: a cell's error in the chain (yaegi's wrapper) has an Unwrap,
 		// Is or As that compiled errors cannot see.
@@ -319,6 +324,12 @@ var mirrorMethods = map[string]map[string]int{
 // mirror, and to (*json.Encoder).Encode as a box.
 func (b *descBuilder) rewriteMethodCall(info *types.Info, fn *types.Func, call *ast.CallExpr) {
 	recv := types.TypeString(fn.Type().(*types.Signature).Recv().Type(), nil)
+	if recv == "*log.Logger" && logMethods[fn.Name()] {
+		if b.boxVariadic(info, fn.Type().(*types.Signature), call) {
+			logThroughSprint(call, call.Fun.(*ast.SelectorExpr))
+		}
+		return
+	}
 	hook, at := "Mirror", -1
 	if i, ok := mirrorMethods[recv][fn.Name()]; ok {
 		at = i
@@ -477,4 +488,54 @@ func (b *descBuilder) rewriteCopy(info *types.Info, call *ast.CallExpr) {
 				Args: []ast.Expr{id(arg)}, Rparen: pos}}}}},
 	}
 	call.Fun = lit
+}
+
+// boxVariadic boxes, in place, the arguments of call that its signature's
+// final ...any takes, as the crossing boxes fmt's (a cell's value goes with
+// its static type; an interface's dynamic type is asked in interpreted code).
+func (b *descBuilder) boxVariadic(info *types.Info, sig *types.Signature, call *ast.CallExpr) (changed bool) {
+	if !sig.Variadic() || call.Ellipsis.IsValid() {
+		return false
+	}
+	for i := sig.Params().Len() - 1; i < len(call.Args); i++ {
+		a := call.Args[i]
+		t := info.TypeOf(a)
+		if t == nil {
+			continue
+		}
+		d := b.desc(t)
+		if d.Kind == cellvalue.Basic {
+			continue
+		}
+		var fun ast.Expr = hookSel(a.Pos(), "Box")
+		if isIfaceDesc(d) {
+			fun = &ast.Ident{NamePos: a.Pos(), Name: helperPrefix + "boxdyn"}
+			b.probeAll()
+		}
+		call.Args[i] = &ast.CallExpr{Fun: fun, Lparen: a.Pos(), Args: []ast.Expr{a, intLit(a.End(), b.register(d))}, Rparen: a.End()}
+		changed = true
+	}
+	return changed
+}
+
+// logThroughSprint makes a call of log's Printf, Println or Print (or
+// Fatal*, Panic*, function or *log.Logger method) whose arguments were boxed
+// print what the crossing's fmt makes of them: log.Printf(f, v...) is
+// log.Print(fmt.Sprintf(f, v...)) in Go, so
+//
+//	log.Printf(f, box...)  →  log.Print(__gocl_hook.FmtSprintf(f, box...))
+//
+// (log's own fmt would print a box's %T as the box's).
+func logThroughSprint(call *ast.CallExpr, sel *ast.SelectorExpr) {
+	name, sprint := sel.Sel.Name, "FmtSprint"
+	switch {
+	case strings.HasSuffix(name, "f"):
+		name, sprint = strings.TrimSuffix(name, "f"), "FmtSprintf"
+	case strings.HasSuffix(name, "ln"):
+		name, sprint = strings.TrimSuffix(name, "ln"), "FmtSprintln"
+	}
+	pos := call.Lparen
+	inner := &ast.CallExpr{Fun: hookSel(pos, sprint), Lparen: pos, Args: call.Args, Rparen: call.Rparen}
+	call.Fun = &ast.SelectorExpr{X: sel.X, Sel: &ast.Ident{NamePos: sel.Sel.NamePos, Name: name}}
+	call.Args = []ast.Expr{inner}
 }
