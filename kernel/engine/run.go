@@ -112,13 +112,13 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		// cells' types handed to compiled code (crossing.go).
 		cross = e.crossCell(ps)
 		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
-		needMethodValue := hasMethodValue(ps, e.methodDecls(ps))
+		methods := e.methodDecls(ps) // the session's and the cell's, by "T.M"
+		needMethodValue := hasMethodValue(ps, methods)
 		kinds := e.cellTypeKinds(ps)
 		needConv := hasIfaceConversion(ps, kinds) // yaegi_ifaceconv.go
 		needEq := hasIfaceCompare(ps, kinds)      // yaegi_ifaceeq.go
-		methodsSoFar := e.methodDecls(ps)
-		needBox := mayConvert(ps) && (len(valueMethodStructs(methodsSoFar, kinds)) > 0 || e.hasNamedBasic(ps, methodsSoFar) ||
-			len(valueMethodTypes(methodsSoFar, kinds, cellOther)) > 0) // yaegi_valerr.go, yaegi_namedvalue.go
+		needBox := mayConvert(ps) && (len(valueMethodStructs(methods, kinds)) > 0 || e.hasNamedBasic(ps, methods) ||
+			len(valueMethodTypes(methods, kinds, cellOther)) > 0) // yaegi_valerr.go, yaegi_namedvalue.go
 		needCross = needCross || needEq || needBox
 		needBounds := hasIndexing(ps)
 		// A type switch with an interface case matches a cell's value by
@@ -169,7 +169,6 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		}
 		e.rewritePkgVarAssigns(ps) // yaegi_pkgvars.go
 		isCellStruct := caseOf(kinds, cellStruct)
-		methods := e.methodDecls(ps)
 		for _, p := range ps {
 			rewriteRecvConds(p.node()) // yaegi_recvcond.go
 			if n := p.node(); n != nil {

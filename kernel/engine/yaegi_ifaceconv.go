@@ -28,20 +28,10 @@ func hasIfaceConversion(ps []*parsed, kinds map[string]string) bool {
 	if len(kinds) == 0 {
 		return false // no cell's named type: nothing to convert
 	}
-	found := false
-	for _, p := range ps {
-		n := p.node()
-		if n == nil {
-			continue
-		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && len(c.Args) == 1 && isIfaceTypeSyntax(c.Fun, kinds) {
-				found = true
-			}
-			return !found
-		})
-	}
-	return found
+	return anyNode(cellNodes(ps), func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		return ok && len(c.Args) == 1 && isIfaceTypeSyntax(c.Fun, kinds)
+	})
 }
 
 func isIfaceTypeSyntax(x ast.Expr, kinds map[string]string) bool {
@@ -106,27 +96,6 @@ func assignedConversion(c *ast.CallExpr) ast.Expr {
 		}},
 	}
 	return &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: c.End()}
-}
-
-// bodies are the statements of the cell's chunks and the bodies of its
-// functions: where a rewrite into a function literal may stand (yaegi
-// compiles a package-level `var _ = I((*T)(nil))` alone, before the types
-// a literal there would name).
-func bodies(ps []*parsed) []ast.Node {
-	var ns []ast.Node
-	for _, p := range ps {
-		switch {
-		case p.body != nil:
-			ns = append(ns, p.body)
-		case p.file != nil:
-			for _, d := range p.file.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-					ns = append(ns, fd.Body)
-				}
-			}
-		}
-	}
-	return ns
 }
 
 // laterThanDecls leaves out the statement chunks that come before a chunk

@@ -36,27 +36,15 @@ func hasIfaceCompare(ps []*parsed, kinds map[string]string) bool {
 	if len(kinds) == 0 {
 		return false
 	}
-	found := false
-	for _, p := range ps {
-		n := p.node()
-		if n == nil {
-			continue
+	return anyNode(cellNodes(ps), func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			return (n.Op == token.EQL || n.Op == token.NEQ) && !isNilOrLit(n.X) && !isNilOrLit(n.Y)
+		case *ast.SwitchStmt:
+			return n.Tag != nil && !isNilOrLit(n.Tag)
 		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.BinaryExpr:
-				if (n.Op == token.EQL || n.Op == token.NEQ) && !isNilOrLit(n.X) && !isNilOrLit(n.Y) {
-					found = true
-				}
-			case *ast.SwitchStmt:
-				if n.Tag != nil && !isNilOrLit(n.Tag) {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
+		return false
+	})
 }
 
 func isNilOrLit(x ast.Expr) bool {
@@ -97,25 +85,24 @@ func comparer(info *types.Info) func(x, y ast.Expr) bool {
 // hasCellCompare reports whether the cell has a comparison the rewrite
 // below changes.
 func hasCellCompare(ps []*parsed, info *types.Info) bool {
-	compare, found := comparer(info), false
-	for _, n := range bodies(ps) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch c := n.(type) {
-			case *ast.BinaryExpr:
-				found = found || (c.Op == token.EQL || c.Op == token.NEQ) && compare(c.X, c.Y)
-			case *ast.SwitchStmt:
-				if c.Init == nil && c.Tag != nil {
-					for _, cc := range c.Body.List {
-						for _, v := range cc.(*ast.CaseClause).List {
-							found = found || compare(c.Tag, v)
+	compare := comparer(info)
+	return anyNode(bodies(ps), func(n ast.Node) bool {
+		switch c := n.(type) {
+		case *ast.BinaryExpr:
+			return (c.Op == token.EQL || c.Op == token.NEQ) && compare(c.X, c.Y)
+		case *ast.SwitchStmt:
+			if c.Init == nil && c.Tag != nil {
+				for _, cc := range c.Body.List {
+					for _, v := range cc.(*ast.CaseClause).List {
+						if compare(c.Tag, v) {
+							return true
 						}
 					}
 				}
 			}
-			return !found
-		})
-	}
-	return found
+		}
+		return false
+	})
 }
 
 // rewriteIfaceCompares rewrites the comparisons of the cell that may compare

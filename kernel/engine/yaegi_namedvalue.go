@@ -313,16 +313,12 @@ func (e *Engine) hasNamedBasic(ps []*parsed, methods map[string]*ast.FuncDecl) b
 // hasTypedAssertion reports whether the cell asserts a value to a type of
 // isNamedWithMethods, which typedAs answers by the value's dynamic type.
 func hasTypedAssertion(ps []*parsed, info *types.Info) bool {
-	found := false
-	for _, n := range bodies(ps) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil {
-				if t := info.TypeOf(ta.Type); t != nil && isNamedWithMethods(t) {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
+	return anyNode(bodies(ps), func(n ast.Node) bool {
+		ta, ok := n.(*ast.TypeAssertExpr)
+		if !ok || ta.Type == nil {
+			return false
+		}
+		t := info.TypeOf(ta.Type)
+		return t != nil && isNamedWithMethods(t)
+	})
 }

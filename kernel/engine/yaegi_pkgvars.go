@@ -197,13 +197,13 @@ func (e *Engine) opVar(id int, op string, x any) {
 	switch {
 	case cur.CanInt():
 		a, b := cur.Int(), y.Int()
-		if r, ok := intOp(op, a, b); ok {
+		if r, ok := integerOp(op, a, b); ok {
 			cur.SetInt(r)
 			return
 		}
 	case cur.CanUint():
 		a, b := cur.Uint(), y.Uint()
-		if r, ok := uintOp(op, a, b); ok {
+		if r, ok := integerOp(op, a, b); ok {
 			cur.SetUint(r)
 			return
 		}
@@ -229,39 +229,9 @@ func (e *Engine) opVar(id int, op string, x any) {
 	bad()
 }
 
-func intOp(op string, a, b int64) (int64, bool) {
-	switch op {
-	case "+":
-		return a + b, true
-	case "-":
-		return a - b, true
-	case "*":
-		return a * b, true
-	case "/", "%":
-		if b == 0 {
-			panic(&goRuntimeError{"runtime error: integer divide by zero"})
-		}
-		if op == "/" {
-			return a / b, true
-		}
-		return a % b, true
-	case "&":
-		return a & b, true
-	case "|":
-		return a | b, true
-	case "^":
-		return a ^ b, true
-	case "&^":
-		return a &^ b, true
-	case "<<":
-		return a << uint64(b), true
-	case ">>":
-		return a >> uint64(b), true
-	}
-	return 0, false
-}
-
-func uintOp(op string, a, b uint64) (uint64, bool) {
+// integerOp is a op b for the operators of an integer op-assignment; ok is
+// false for another operator.
+func integerOp[T int64 | uint64](op string, a, b T) (r T, ok bool) {
 	switch op {
 	case "+":
 		return a + b, true

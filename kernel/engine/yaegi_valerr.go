@@ -309,23 +309,15 @@ func compiledCallee(info *types.Info, c *ast.CallExpr) bool {
 // assignment to a variable or element, a typed var) or asserts one: only
 // such a cell is checked for boxValueStructs (`x := 1` is not).
 func mayConvert(ps []*parsed) bool {
-	found := false
-	for _, p := range ps {
-		n := p.node()
-		if n == nil {
-			continue
+	return anyNode(cellNodes(ps), func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.CallExpr, *ast.CompositeLit, *ast.ReturnStmt, *ast.SendStmt, *ast.TypeAssertExpr, *ast.IndexExpr:
+			return true
+		case *ast.AssignStmt:
+			return s.Tok != token.DEFINE
+		case *ast.ValueSpec:
+			return s.Type != nil
 		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch s := n.(type) {
-			case *ast.CallExpr, *ast.CompositeLit, *ast.ReturnStmt, *ast.SendStmt, *ast.TypeAssertExpr, *ast.IndexExpr:
-				found = true
-			case *ast.AssignStmt:
-				found = found || s.Tok != token.DEFINE
-			case *ast.ValueSpec:
-				found = found || s.Type != nil
-			}
-			return !found
-		})
-	}
-	return found
+		return false
+	})
 }

@@ -1,5 +1,7 @@
 // Errors compared as sentinels, and a struct of two fields with value-receiver
-// methods held in an error and a fmt.Stringer.
+// methods held in an error and a fmt.Stringer, in every way Go converts to an
+// interface (assignment, var, named result, return, argument, conversion,
+// slice, map and channel element); and one in an interface of the cell's own.
 package main
 
 import (
@@ -15,6 +17,12 @@ type ValErr struct {
 func (e ValErr) Error() string { return fmt.Sprintf("%d: %s", e.Code, e.Msg) }
 
 type Point struct{ X, Y int }
+
+type Shape interface{ Area() float64 }
+
+type Rect struct{ W, H float64 }
+
+func (r Rect) Area() float64 { return r.W * r.H }
 
 func (p Point) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }
 
@@ -79,6 +87,9 @@ func main() {
 	fmt.Println(errors.As(wrapped, &target), target, errors.Is(wrapped, ValErr{3, "c"}))
 	m := map[string]error{"k": ValErr{4, "d"}}
 	fmt.Println(m["k"], kind(m["k"]))
+	var sh Shape = Rect{2, 3}
+	r, isRect := sh.(Rect)
+	fmt.Println(sh.Area(), r.W, isRect)
 	ch := make(chan error, 1)
 	ch <- ValErr{5, "e"}
 	fmt.Println(kind(<-ch))
