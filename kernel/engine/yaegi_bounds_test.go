@@ -50,9 +50,13 @@ var g int
 
 func f() int { g++; return 0 }
 
+func f2(x int) int { return x }
+
 type counter struct{ n int }
 
 func (c *counter) next() int { c.n = 0; return 2 }
+
+func (c *counter) add(x int) int { c.n += x; return c.n }
 
 func main() {
 	xs, ys := []int{1, 2, 3}, []int{4}
@@ -98,6 +102,9 @@ func TestBoundsChecks(t *testing.T) {
 		// Not checked.
 		{"the right operand of &&", "if i < len(xs) && xs[i] > 0 {\n}", 0},
 		{"the right operand of ||", "if i >= len(xs) || xs[i] == 0 {\n}", 0},
+		{"a call's argument in the right operand of &&", "if i < len(xs) && f2(xs[i]) > 0 {\n}", 0},
+		{"a conversion's and a builtin's argument in the right operand of ||", "_ = i >= len(xs) || int64(xs[i]) == 0 || min(xs[i], 1) == 0", 0},
+		{"a method call's argument in the right operand of &&", "_ = i < len(xs) && c.add(xs[i]) > 0", 0},
 		{"a case expression", "switch {\ncase i >= len(xs):\ncase xs[i] > 0:\n}", 0},
 		{"a switch tag after its init", "switch i := 0; xs[i] {\n}", 0},
 		{"an if's condition after its init", "if i := 0; xs[i] > 0 {\n}", 0},

@@ -76,11 +76,11 @@ func (w *walker) seq(parts ...func()) {
 	w.stack = w.stack[:len(w.stack)-1]
 }
 
-// group walks xs, in no known order.
-func (w *walker) group(xs []ast.Expr) {
+// group walks xs, in no known order; cond is expr's.
+func (w *walker) group(xs []ast.Expr, cond bool) {
 	w.stack = append(w.stack, &ast.BadExpr{})
 	for _, x := range xs {
-		w.expr(x, false)
+		w.expr(x, cond)
 	}
 	w.stack = w.stack[:len(w.stack)-1]
 }
@@ -93,9 +93,9 @@ func (w *walker) stmt(st ast.Stmt) {
 	case *ast.IncDecStmt:
 		w.expr(s.X, false)
 	case *ast.SendStmt:
-		w.group([]ast.Expr{s.Chan, s.Value})
+		w.group([]ast.Expr{s.Chan, s.Value}, false)
 	case *ast.ReturnStmt:
-		w.group(s.Results)
+		w.group(s.Results, false)
 	case *ast.GoStmt:
 		w.expr(s.Call, false)
 	case *ast.DeferStmt:
@@ -110,7 +110,7 @@ func (w *walker) stmt(st ast.Stmt) {
 		var parts []func()
 		for _, spec := range g.Specs {
 			if v, ok := spec.(*ast.ValueSpec); ok {
-				parts = append(parts, func() { w.group(v.Values) })
+				parts = append(parts, func() { w.group(v.Values, false) })
 			}
 		}
 		w.seq(parts...)
@@ -180,13 +180,13 @@ func (w *walker) assign(s *ast.AssignStmt) {
 		for _, r := range s.Rhs {
 			w.apart[r] = true
 		}
-		w.group(s.Rhs)
+		w.group(s.Rhs, false)
 	case s.Tok == token.DEFINE || len(s.Lhs) != 1:
-		w.group(s.Rhs)
+		w.group(s.Rhs, false)
 	case s.Tok == token.ASSIGN:
-		w.seq(func() { w.group(s.Rhs) }, func() { w.expr(s.Lhs[0], false) })
+		w.seq(func() { w.group(s.Rhs, false) }, func() { w.expr(s.Lhs[0], false) })
 	default: // op=
-		w.seq(func() { w.expr(s.Lhs[0], false) }, func() { w.group(s.Rhs) })
+		w.seq(func() { w.expr(s.Lhs[0], false) }, func() { w.group(s.Rhs, false) })
 	}
 }
 
@@ -343,16 +343,16 @@ func (w *walker) call(x *ast.CallExpr, cond bool) {
 				}
 			}
 		}
-		w.group(x.Args)
+		w.group(x.Args, cond)
 		return
 	}
 	if w.pureCall(x) {
-		w.group(x.Args)
+		w.group(x.Args, cond)
 		return
 	}
 	w.risk() // a call may change any variable, print, or panic
 	w.expr(x.Fun, cond)
-	w.group(x.Args)
+	w.group(x.Args, cond)
 }
 
 func (w *walker) index(x *ast.IndexExpr, cond bool) {
