@@ -271,6 +271,12 @@ func (e *Event) Wait() {
 func (e *Event) wait() *Error {
 	if !e.st.settled() {
 		ctx := cellctx.Current()
+		if waitMode(e.queue) == waitSpin && !e.user && e.spinWait(ctx) {
+			return e.waited()
+		}
+		if ctx.Err() != nil {
+			return e.interrupted(ctx.Err())
+		}
 		done := e.st.doneChan()
 		// The completion callback settles the event, but NVIDIA calls it
 		// milliseconds after the command ends, and PoCL not at all for a
@@ -290,6 +296,11 @@ func (e *Event) wait() *Error {
 			return e.interrupted(ctx.Err())
 		}
 	}
+	return e.waited()
+}
+
+// waited is Wait's answer for a settled event: nil, or the failure.
+func (e *Event) waited() *Error {
 	if s := int(e.st.status.Load()); s < 0 {
 		return newError(e.info.command, s, "the command failed (its event's status is "+codeName(s)+")")
 	}
@@ -335,19 +346,24 @@ func (e *Event) waitInC() <-chan struct{} {
 }
 
 // poll settles the event if OpenCL says it has finished.
-func (e *Event) poll() {
+func (e *Event) poll() { e.pollStatus() }
+
+// pollStatus settles the event if OpenCL says it has finished; it reports
+// false when OpenCL cannot be asked (a released event, a failed query).
+func (e *Event) pollStatus() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.id == nil {
-		return
+		return false
 	}
 	var s C.cl_int
 	if C.clGetEventInfo(e.id, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) != C.CL_SUCCESS {
-		return
+		return false
 	}
 	if s <= C.CL_COMPLETE {
 		e.st.settle(int(s))
 	}
+	return true
 }
 
 // finishBlocking waits for a command that the Go call promised to block on
