@@ -49,9 +49,10 @@ const warmup = 3
 
 // sample is one timed copy.
 type sample struct {
-	Return  float64 `json:"return_s"`            // from just before the call until it returned
-	Binding float64 `json:"binding_s,omitempty"` // the driver call alone, timed by gocl (gocl ways only)
-	Device  float64 `json:"device_s"`            // profiled start to end
+	Return  float64   `json:"return_s"`            // from just before the call until it returned
+	Binding float64   `json:"binding_s,omitempty"` // the driver call alone, timed by gocl (gocl ways only)
+	Device  float64   `json:"device_s"`            // profiled start to end
+	Wait    *waitCost `json:"wait,omitempty"`      // the wait after the call (C and compiled ways)
 }
 
 // bench holds the objects the three ways use and what they measured.
@@ -59,8 +60,10 @@ type bench struct {
 	q       *clapi.Queue
 	buf     *clapi.Buffer
 	pinned  *clapi.PinnedHost
+	source  any // what the gocl ways copy from: pinned, or a Go slice with -pageable
 	rounds  int
 	samples map[string][]sample
+	memory  string // "pinned" or "pageable", for the table's title
 	// between is what the host does just before each timed call, alike for
 	// every way (see between.go); cond names it in the samples' keys.
 	between func()
@@ -69,21 +72,25 @@ type bench struct {
 }
 
 func (b *bench) add(way string, ret, binding, device time.Duration) {
+	b.addWait(way, ret, binding, device, nil)
+}
+
+func (b *bench) addWait(way string, ret, binding, device time.Duration, w *waitCost) {
 	key := way
 	if b.cond != "" {
 		key = b.cond + "/" + way
 	}
-	b.samples[key] = append(b.samples[key], sample{ret.Seconds(), binding.Seconds(), device.Seconds()})
+	b.samples[key] = append(b.samples[key], sample{ret.Seconds(), binding.Seconds(), device.Seconds(), w})
 }
 
 // c makes one copy through the C reference.
 func (b *bench) c() {
 	b.between()
-	ret, dev, err := writeC()
+	ret, dev, w, err := writeC()
 	if err != nil {
 		panic(err)
 	}
-	b.add("C", ret, 0, dev)
+	b.addWait("C", ret, 0, dev, &w)
 }
 
 // compiled makes one copy through clapi from compiled Go, timed as the
@@ -93,8 +100,10 @@ func (b *bench) compiled(dst, src any) {
 	start := time.Now()
 	ev := clapi.EnqueueCopy(b.q, dst, src, clapi.NonBlocking)
 	ret := time.Since(start)
+	w0, p0 := time.Now(), processCPU()
 	ev.Wait()
-	b.add("compiled", ret, ev.HostBlocked(), ev.DeviceTime())
+	w := waitCost{Wall: time.Since(w0).Seconds(), ProcCPU: processCPU() - p0}
+	b.addWait("compiled", ret, ev.HostBlocked(), ev.DeviceTime(), &w)
 }
 
 // cellSource is the cell: bench/transfer/cells.ipynb's timed(), then the
@@ -102,7 +111,7 @@ func (b *bench) compiled(dst, src any) {
 // (so that no way always follows the same one).
 const cellSource = `import hb "gocl.bench/hostblocked"
 
-q, buf, pinned := hb.Queue(), hb.Buffer(), hb.Pinned()
+q, buf, pinned := hb.Queue(), hb.Buffer(), hb.Source()
 timed := func(dst, src any) {
 	hb.Between()
 	start := time.Now()
@@ -138,6 +147,7 @@ func main() {
 	bytes := flag.Float64("bytes", 16e6, "bytes per copy")
 	rounds := flag.Int("rounds", 60, "rounds (one copy each way per round), after "+fmt.Sprint(warmup)+" dropped")
 	jsonOut := flag.String("json", "", "also write every sample as JSON to this file")
+	pageable := flag.Bool("pageable", false, "copy from pageable memory (malloc in C, a Go slice in gocl) instead of pinned: the driver stages it inside the call, and the device rates compare the binding's copies in one process")
 	lock := flag.Bool("lock", false, "lock the cell's goroutine to its OS thread (runtime.LockOSThread), so every call comes from one thread")
 	betweenSpec := flag.String("between", "none", "what the host does before each timed call, each in turn: none, spin:50us, sleep:50us, churn:4M (comma-separated)")
 	flag.Parse()
@@ -154,13 +164,13 @@ func main() {
 	if *lock {
 		src = "import \"runtime\"\n\nruntime.LockOSThread()\n" + src
 	}
-	if err := run(int(*bytes), *rounds, *jsonOut, conds, src); err != nil {
+	if err := run(int(*bytes), *rounds, *jsonOut, conds, src, *pageable); err != nil {
 		fmt.Fprintln(os.Stderr, "hostblocked:", err)
 		os.Exit(1)
 	}
 }
 
-func run(nbytes, rounds int, jsonOut string, conds []condition, src string) error {
+func run(nbytes, rounds int, jsonOut string, conds []condition, src string, pageable bool) error {
 	b := &bench{rounds: rounds + warmup, samples: map[string][]sample{}, conds: conds, between: func() {}}
 	if len(conds) == 1 && conds[0].name == "none" {
 		conds[0].name = "" // one plain run: the sample keys and the table as before
@@ -175,11 +185,28 @@ func run(nbytes, rounds int, jsonOut string, conds []condition, src string) erro
 		for i, p := 0, b.pinned.Bytes(); i < len(p); i++ {
 			p[i] = 1
 		}
+		b.source = b.pinned
+		if pageable {
+			p := make([]byte, nbytes)
+			for i := range p {
+				p[i] = 1
+			}
+			b.source = p
+		}
 	}); err != nil {
 		return err
 	}
 	if err := setupC(dev.Platform.Name, dev.Name, nbytes); err != nil {
 		return err
+	}
+	if pageable {
+		if err := usePageableC(); err != nil {
+			return err
+		}
+	}
+	b.memory = "pinned"
+	if pageable {
+		b.memory = "pageable"
 	}
 	out := engine.OriginalStdout()
 	if err := runCell(b, src); err != nil {
@@ -195,7 +222,7 @@ func run(nbytes, rounds int, jsonOut string, conds []condition, src string) erro
 	}
 	if jsonOut != "" {
 		js, err := json.MarshalIndent(map[string]any{"device": dev.Name, "platform": dev.Platform.Name, "driver": dev.DriverVersion,
-			"bytes": nbytes, "rounds": rounds, "commit": commit(), "samples": b.samples}, "", " ")
+			"bytes": nbytes, "rounds": rounds, "memory": b.memory, "commit": commit(), "samples": b.samples}, "", " ")
 		if err != nil {
 			return err
 		}
@@ -212,7 +239,7 @@ func runCell(b *bench, src string) error {
 	exports := interp.Exports{"gocl.bench/hostblocked/hostblocked": {
 		"Queue":      reflect.ValueOf(func() *clapi.Queue { return b.q }),
 		"Buffer":     reflect.ValueOf(func() *clapi.Buffer { return b.buf }),
-		"Pinned":     reflect.ValueOf(func() *clapi.PinnedHost { return b.pinned }),
+		"Source":     reflect.ValueOf(func() any { return b.source }),
 		"Rounds":     reflect.ValueOf(func() int { return b.rounds }),
 		"Conditions": reflect.ValueOf(func() int { return len(b.conds) }),
 		"Condition":  reflect.ValueOf(func(i int) { b.cond, b.between = b.conds[i].name, b.conds[i].run }),
@@ -289,10 +316,10 @@ func table(b *bench, dev clapi.Device, nbytes int, cond string) string {
 	if cond != "" {
 		title = ", before each call: " + cond
 	}
-	fmt.Fprintf(&w, "### Host-blocked time of a non-blocking pinned write: %s (%s), %.3g bytes, %d rounds%s\n\n", dev.Name, dev.Platform.Name, float64(nbytes), n, title)
+	fmt.Fprintf(&w, "### Host-blocked time of a non-blocking %s write: %s (%s), %.3g bytes, %d rounds%s\n\n", b.memory, dev.Name, dev.Platform.Name, float64(nbytes), n, title)
 	fmt.Fprintf(&w, "bench/hostblocked at %s, GOMAXPROCS %d, %s. Times from just before the call until it returned; one copy each way per round, interleaved.\n\n", commit(), runtime.GOMAXPROCS(0), runtime.Version())
-	fmt.Fprintln(&w, "| way | median | p10 | p90 | driver call inside gocl (median) | gocl's own work (median of the difference) | device GB/s (median) | median / C's |")
-	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(&w, "| way | median | p10 | p90 | driver call inside gocl (median) | gocl's own work (median of the difference) | device GB/s (median) | median / C's | the wait: CPUs busy (process; waiting thread) |")
+	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|---|")
 	cMed := median(pick(b.samples[key("C")], func(s sample) float64 { return s.Return }))
 	for _, way := range []string{"C", "compiled", "cell", "cell, a do-nothing call"} {
 		s := b.samples[key(way)]
@@ -306,13 +333,32 @@ func table(b *bench, dev clapi.Device, nbytes int, cond string) string {
 		if d := median(pick(s, func(s sample) float64 { return s.Device })); d > 0 {
 			gbps = fmt.Sprintf("%.2f", float64(nbytes)/d/1e9)
 		}
-		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s | %s | %.2fx |\n", way, us(median(ret)), us(quantile(ret, 0.1)), us(quantile(ret, 0.9)), bind, own, gbps, median(ret)/cMed)
+		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s | %s | %.2fx | %s |\n", way, us(median(ret)), us(quantile(ret, 0.1)), us(quantile(ret, 0.9)), bind, own, gbps, median(ret)/cMed, busy(s))
 	}
 	fmt.Fprintln(&w)
 	return w.String()
 }
 
 func us(s float64) string { return fmt.Sprintf("%.1f µs", s*1e6) }
+
+// busy is how many CPUs the waits kept busy: the process's CPU time over
+// the wall time, summed over the samples, and the waiting thread's where
+// measured ("—" where the way's waits were not measured).
+func busy(s []sample) string {
+	var wall, proc, thread float64
+	for _, x := range s {
+		if x.Wait != nil {
+			wall, proc, thread = wall+x.Wait.Wall, proc+x.Wait.ProcCPU, thread+x.Wait.ThreadCPU
+		}
+	}
+	if wall == 0 {
+		return "—"
+	}
+	if thread == 0 {
+		return fmt.Sprintf("%.2f", proc/wall)
+	}
+	return fmt.Sprintf("%.2f; %.2f", proc/wall, thread/wall)
+}
 
 // commit is the VCS revision the binary was built from, if Go recorded it.
 func commit() string {
