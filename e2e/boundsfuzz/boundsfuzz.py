@@ -36,6 +36,12 @@ var m map[int]int
 
 func bump() int { i++; g++; xs = xs[:len(xs)-1+1]; return g % 3 }
 
+func id(v int) int { g++; return v }
+
+type box struct{ v int }
+
+func (b *box) add(v int) int { b.v += v; return b.v }
+
 func try(what string, f func()) {
 	defer func() {
 		r := recover()
@@ -47,7 +53,9 @@ func try(what string, f func()) {
 func main() {
 	q := 0
 	_ = q
-	get := func() int { j--; return j }'''
+	get := func() int { j--; return j }
+	bx := &box{}
+	_ = bx'''
 
 
 def program(seed, n):
@@ -57,7 +65,7 @@ def program(seed, n):
         c = R.choice(["i", "j", "k", "i+1", "j-1", "2", "0", "len(xs)", "len(ys)-1", "k%3", "q"] + (["bump()", "xs[j]", "ys[i]"] if d < 1 else []))
         return c
     def atom(d=0):
-        c = R.randrange(12)
+        c = R.randrange(16)
         if c == 0: return "xs[%s]" % idx(d)
         if c == 1: return "ys[%s]" % idx(d)
         if c == 2: return "arr[%s]" % idx(d)
@@ -69,16 +77,22 @@ def program(seed, n):
         if c == 8: return "10 / z"
         if c == 9: return "cap(ys[:%s:%s])" % (R.choice(["1", "i", "j"]), R.choice(["3", "k", "cap(ys)"]))
         if c == 10: return "get()"
+        # Calls, conversions and builtins whose arguments index: in the
+        # right operand of && or ||, none may run before the guard.
+        if c == 11 and d < 2: return "id(%s)" % atom(d+1)
+        if c == 12 and d < 2: return "int(int64(%s))" % atom(d+1)
+        if c == 13 and d < 2: return "min(%s, 3)" % atom(d+1)
+        if c == 14 and d < 2: return "bx.add(%s)" % atom(d+1)
         return str(R.randrange(3))
     def expr(d=0):
         if d > 1 or R.random() < 0.4: return atom(d)
         op = R.choice(["+", "-", "*"])
         return "%s %s %s" % (expr(d+1), op, expr(d+1))
     def cond():
-        f = R.choice(["%s > 0 && %s > 0", "%s < 2 || %s > 0", "%s == %s"])
+        f = R.choice(["%s > 0 && %s > 0", "%s < 2 || %s > 0", "%s == %s", "len(xs) > %s && %s > 0", "k < len(ys) && (%s > 1 || %s > 0)"])
         return f % (expr(), expr())
     def stmt(d=0):
-        c = R.randrange(14 if d < 2 else 9)
+        c = R.randrange(15 if d < 2 else 9)
         if c == 0: return "_ = %s" % expr()
         if c == 1: return "t = %s" % expr()
         if c == 2: return "xs[%s] = %s" % (idx(), expr())
@@ -92,6 +106,11 @@ def program(seed, n):
         if c == 10: return "for q := %s; q < %s; q++ {\n_ = q\n%s\n%s\n}" % (R.choice(["0", "1", "i"]), R.choice(["len(xs)", "n", "k", "len(ys)"]), stmt(d+1), stmt(d+1))
         if c == 11: return "for q := range %s {\n_ = q\n%s\n%s\n}" % (R.choice(["xs", "ys", "s"]), stmt(d+1), stmt(d+1))
         if c == 12: return "switch {\ncase %s:\n%s\ncase %s:\n%s\n}" % (cond(), stmt(d+1), cond(), stmt(d+1))
+        if c == 13:
+            # The guard idiom: the index is only in range when the guard holds.
+            v, x = R.choice([("i", "xs"), ("j", "ys"), ("k", "xs"), ("q", "ys")]), R.choice(["id(%s)", "int(int64(%s))", "min(%s, 3)", "bx.add(%s)", "%s"])
+            g = R.choice(["%s < len(%s) && %s > 0", "%s >= len(%s) || %s > 0", "!(%s >= len(%s)) && %s != 9"])
+            return "if %s {\n%s\n}" % (g % (v[0], v[1], x % ("%s[%s]" % (v[1], v[0]))), stmt(d+1))
         return "func() {\n%s\n}()" % stmt(d+1)
     out.append(HEADER)
     for c in range(n):
