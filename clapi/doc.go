@@ -39,7 +39,12 @@
 //
 // Every object has an idempotent Release, and a finalizer that releases it
 // if you do not (PinnedHost excepted when views were taken: see its doc).
-// Waiting ([Event.Wait], [Queue.Finish]) happens in Go, on a channel fed by
-// a goroutine blocked in clWaitForEvents (or the completion callback), so
-// interrupting the cell stops the wait.
+// Waiting ([Event.Wait], [Queue.Finish]) happens in Go, so interrupting the
+// cell stops the wait. On a GPU the waiting goroutine spins, asking the
+// command's status every 2 µs, as NVIDIA's clWaitForEvents spins for a C
+// program: the call after a wait then starts warm (a thread that slept
+// runs its next call several times slower). Elsewhere, and after a second
+// of spinning, it parks on a channel fed by a goroutine blocked in
+// clWaitForEvents (or the completion callback). GOCL_WAIT=block or spin
+// chooses for every device.
 package clapi

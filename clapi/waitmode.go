@@ -13,7 +13,7 @@ import (
 //
 // A parked goroutine wakes on a CPU that went idle while it waited: in a
 // virtual machine its caches are cold and the next call runs several times
-// slower (bench/RESULTS.md, "the wait before the call"). A C or PyOpenCL
+// slower (bench/RESULTS.md, "How Wait waits, and the first call after a wait"). A C or PyOpenCL
 // program waits in clWaitForEvents on its own thread, which NVIDIA's driver
 // spins; a spinning Wait keeps the cell's goroutine on its CPU the same
 // way, so the call after a wait starts warm.
