@@ -286,7 +286,7 @@ func (e *Event) wait() *Error {
 		select {
 		case <-done:
 		case <-e.waitInC():
-			e.poll()
+			e.pollStatus()
 			select {
 			case <-done:
 			case <-ctx.Done():
@@ -344,9 +344,6 @@ func (e *Event) waitInC() <-chan struct{} {
 	}()
 	return done
 }
-
-// poll settles the event if OpenCL says it has finished.
-func (e *Event) poll() { e.pollStatus() }
 
 // pollStatus settles the event if OpenCL says it has finished; it reports
 // false when OpenCL cannot be asked (a released event, a failed query).

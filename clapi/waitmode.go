@@ -67,13 +67,13 @@ func (e *Event) spinWait(ctx context.Context) bool {
 			return false
 		default:
 		}
-		if now := time.Now(); now.Before(next) {
+		now := time.Now()
+		if now.Before(next) {
 			continue
-		} else {
-			next = now.Add(spinPoll)
-			if now.After(give) {
-				return false
-			}
+		}
+		next = now.Add(spinPoll)
+		if now.After(give) {
+			return false
 		}
 		if !e.pollStatus() {
 			// The driver cannot say (a released event): wait as blocking does.

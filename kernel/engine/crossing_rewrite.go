@@ -19,21 +19,9 @@ import (
 // crossCell is what the engine keeps of a cell for the session: its
 // declarations and what its statements declare, as source.
 func (e *Engine) crossCell(ps []*parsed) celltypes.Cell {
-	c := celltypes.Cell{Imports: map[string]string{}}
+	c := celltypes.Cell{Imports: cellImports(ps)}
 	for _, p := range ps {
 		switch p.kind {
-		case kindImport:
-			for _, spec := range p.file.Imports {
-				path, err := strconv.Unquote(spec.Path.Value)
-				if err != nil {
-					continue
-				}
-				name := importName(path)
-				if spec.Name != nil {
-					name = spec.Name.Name
-				}
-				c.Imports[name] = path
-			}
 		case kindDecl:
 			for _, d := range p.file.Decls {
 				c.Decls = append(c.Decls, d)

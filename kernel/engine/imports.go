@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib/catalog"
@@ -27,4 +28,27 @@ func importName(ipath string) string {
 		return path.Base(dir)
 	}
 	return base
+}
+
+// cellImports returns what the cell's own import declarations import: the
+// name each binds (its alias, or the path's package name) to its path.
+func cellImports(ps []*parsed) map[string]string {
+	out := map[string]string{}
+	for _, p := range ps {
+		if p.kind != kindImport || p.file == nil {
+			continue
+		}
+		for _, spec := range p.file.Imports {
+			path, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				continue
+			}
+			name := importName(path)
+			if spec.Name != nil {
+				name = spec.Name.Name
+			}
+			out[name] = path
+		}
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/token"
+)
 
 // The parsed code of a cell, walked by the rewrites that decide from it
 // whether the cell needs them.
@@ -53,4 +56,23 @@ func anyNode(ns []ast.Node, pred func(ast.Node) bool) bool {
 		}
 	}
 	return false
+}
+
+// cellTypeSpecs returns the type specs the cell declares at top level, in
+// order.
+func cellTypeSpecs(ps []*parsed) []*ast.TypeSpec {
+	var out []*ast.TypeSpec
+	for _, p := range ps {
+		if p.file == nil {
+			continue
+		}
+		for _, d := range p.file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, sp := range g.Specs {
+					out = append(out, sp.(*ast.TypeSpec))
+				}
+			}
+		}
+	}
+	return out
 }

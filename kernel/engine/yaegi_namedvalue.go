@@ -284,27 +284,17 @@ func (e *Engine) hasNamedBasic(ps []*parsed, methods map[string]*ast.FuncDecl) b
 			return true
 		}
 	}
-	for _, p := range ps {
-		if p.file == nil {
+	for _, ts := range cellTypeSpecs(ps) {
+		if ts.Assign != 0 || ts.TypeParams != nil || with[ts.Name.Name] {
 			continue
 		}
-		for _, d := range p.file.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-				for _, sp := range g.Specs {
-					ts := sp.(*ast.TypeSpec)
-					if ts.Assign != 0 || ts.TypeParams != nil || with[ts.Name.Name] {
-						continue
-					}
-					switch x := ts.Type.(type) {
-					case *ast.Ident:
-						if basicTypeNames[x.Name] {
-							return true
-						}
-					case *ast.ArrayType, *ast.MapType:
-						return true
-					}
-				}
+		switch x := ts.Type.(type) {
+		case *ast.Ident:
+			if basicTypeNames[x.Name] {
+				return true
 			}
+		case *ast.ArrayType, *ast.MapType:
+			return true
 		}
 	}
 	return false

@@ -41,21 +41,8 @@ func (e *Engine) rewritePkgVarAssigns(ps []*parsed) {
 		imports[n] = p
 	}
 	e.state.Unlock()
-	for _, p := range ps { // and the cell's own imports, made when the cell runs
-		if p.kind != kindImport || p.file == nil {
-			continue
-		}
-		for _, spec := range p.file.Imports {
-			path, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				continue
-			}
-			name := importName(path)
-			if spec.Name != nil {
-				name = spec.Name.Name
-			}
-			imports[name] = path
-		}
+	for n, p := range cellImports(ps) { // and the cell's own imports, made when the cell runs
+		imports[n] = p
 	}
 	target := func(x ast.Expr) (int, bool) {
 		sel, ok := ast.Unparen(x).(*ast.SelectorExpr)

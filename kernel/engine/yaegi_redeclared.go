@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"strconv"
 	"strings"
 )
 
@@ -128,7 +127,7 @@ func declareDecl(d ast.Decl, declare func(*ast.Ident) bool) bool {
 //
 // A cell that imports the name itself gets Go's "redeclared in this block"
 // from yaegi, as a Go file would.
-func (e *Engine) refusePackageName(name string, d ast.Decl, own map[string]bool) *CellError {
+func (e *Engine) refusePackageName(name string, d ast.Decl, own map[string]string) *CellError {
 	var ids []*ast.Ident
 	switch d := d.(type) {
 	case *ast.FuncDecl:
@@ -143,7 +142,7 @@ func (e *Engine) refusePackageName(name string, d ast.Decl, own map[string]bool)
 		}
 	}
 	for _, id := range ids {
-		if own[id.Name] {
+		if _, ok := own[id.Name]; ok {
 			continue
 		}
 		e.state.Lock()
@@ -162,24 +161,4 @@ func (e *Engine) refusePackageName(name string, d ast.Decl, own map[string]bool)
 			"cannot be named %s; give it another name, such as %sOf", id.Name, path, how, id.Name, id.Name), id.Pos(), nil)
 	}
 	return nil
-}
-
-// cellImports returns the names that the cell's own import declarations
-// import.
-func cellImports(ps []*parsed) map[string]bool {
-	names := map[string]bool{}
-	for _, p := range ps {
-		if p.kind != kindImport || p.file == nil {
-			continue
-		}
-		for _, spec := range p.file.Imports {
-			path, _ := strconv.Unquote(spec.Path.Value)
-			alias := importName(path)
-			if spec.Name != nil {
-				alias = spec.Name.Name
-			}
-			names[alias] = true
-		}
-	}
-	return names
 }

@@ -410,28 +410,18 @@ func (e *Engine) cellTypeKinds(ps []*parsed) map[string]string {
 		}
 	}
 	e.state.Unlock()
-	for _, p := range ps {
-		if p.file == nil {
+	for _, ts := range cellTypeSpecs(ps) {
+		delete(kinds, ts.Name.Name)
+		if ts.Assign != 0 || ts.TypeParams != nil {
 			continue
 		}
-		for _, d := range p.file.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-				for _, sp := range g.Specs {
-					ts := sp.(*ast.TypeSpec)
-					delete(kinds, ts.Name.Name)
-					if ts.Assign != 0 || ts.TypeParams != nil {
-						continue
-					}
-					switch ts.Type.(type) {
-					case *ast.StructType:
-						kinds[ts.Name.Name] = cellStruct
-					case *ast.InterfaceType:
-						kinds[ts.Name.Name] = cellIface
-					default:
-						kinds[ts.Name.Name] = cellOther
-					}
-				}
-			}
+		switch ts.Type.(type) {
+		case *ast.StructType:
+			kinds[ts.Name.Name] = cellStruct
+		case *ast.InterfaceType:
+			kinds[ts.Name.Name] = cellIface
+		default:
+			kinds[ts.Name.Name] = cellOther
 		}
 	}
 	return kinds
