@@ -22,3 +22,5 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
 )
+
+replace github.com/traefik/yaegi => ./third_party/yaegi
