@@ -11,6 +11,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/internal/capture"
+	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
 )
 
@@ -122,7 +123,7 @@ func (e *Engine) runFunc(ctx context.Context, f func() error) *CellError {
 	done := make(chan struct{})
 	var ferr error
 	var panicked any
-	go func() {
+	go cellctx.Run(func() { // a request's goroutine: interrupt.go
 		defer close(done)
 		defer func() {
 			if r := recover(); r != nil {
@@ -130,9 +131,10 @@ func (e *Engine) runFunc(ctx context.Context, f func() error) *CellError {
 			}
 		}()
 		ferr = f()
-	}()
+	})
 	select {
 	case <-done:
+		e.stopper.disarm()
 		if panicked != nil {
 			if p, ok := panicked.(interp.Panic); ok {
 				panicked = p.Value
@@ -150,6 +152,7 @@ func (e *Engine) runFunc(ctx context.Context, f func() error) *CellError {
 	case <-ctx.Done():
 	}
 	e.stopper.stop()
+	defer e.stopper.disarm()
 	select {
 	case <-done:
 		return interrupted("")

@@ -252,7 +252,8 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
-	e.closeCompiled() // compiled.go
+	e.stopper.closing.Store(true) // every goroutine stops now, a cell's own ones too
+	e.closeCompiled()             // compiled.go
 	e.stopper.arm()
 	e.stopper.stop() // ends interpreted goroutines at their next step
 	e.in = nil

@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 )
 
 // stopper interrupts a running interpreter the way yaegi's own
@@ -16,6 +18,17 @@ import (
 // interpreted code has really stopped. yaegi v0.16.1 keeps these fields
 // unexported; newStopper checks their names and types so that a yaegi
 // upgrade that changes them fails loudly at New, not silently.
+//
+// An interrupt is for the request the engine runs (a cell's statement, a
+// widget callback, a comm handler: each on a goroutine started in
+// cellctx.Run), and for nothing else. Unpatched yaegi stops every frame:
+// every func value made before an interrupt then returned zero values, every
+// widget callback went dead, and every goroutine of an earlier cell stopped
+// (issue 23). gocl's copy of yaegi (third_party/yaegi, PATCHES.md) asks the
+// stop filter, when a frame sees the bump, whether its goroutine must stop:
+// only a request's goroutine does, or every goroutine once the engine is
+// closed. A goroutine a cell started keeps running, as a Python thread
+// survives KeyboardInterrupt; a runaway one runs until the kernel restarts.
 type stopper struct {
 	id         *uint64
 	done       *chan struct{}
@@ -25,6 +38,9 @@ type stopper struct {
 	// halted is closed by stop; a fresh one is made by arm. It is ours, not
 	// yaegi's, so that waiting on it takes none of yaegi's locks.
 	halted atomic.Pointer[chan struct{}]
+
+	// closing makes an interrupt stop every goroutine (Engine.Close).
+	closing atomic.Bool
 }
 
 func newStopper(i *interp.Interpreter) (*stopper, error) {
@@ -54,6 +70,7 @@ func newStopper(i *interp.Interpreter) (*stopper, error) {
 		return nil, err
 	}
 	s.mu = (*sync.RWMutex)(p)
+	i.SetStopFilter(func() bool { return s.closing.Load() || cellctx.InRequest() })
 	return &s, nil
 }
 
@@ -66,6 +83,16 @@ func (s *stopper) arm() {
 	s.mu.Unlock()
 	h := make(chan struct{})
 	s.halted.Store(&h)
+}
+
+// disarm gives the interpreter an open done channel once a request is over,
+// so that a goroutine a cell started, which calls a closure after an
+// interrupt, does not find it closed (the patched yaegi would go on anyway,
+// after a stack walk: see cellctx.InRequest).
+func (s *stopper) disarm() {
+	s.mu.Lock()
+	*s.done = make(chan struct{})
+	s.mu.Unlock()
 }
 
 // stopped returns a channel closed once stop has been called for the

@@ -281,6 +281,9 @@ func sleep(d time.Duration) {
 	select {
 	case <-t.C:
 	case <-cellctx.Current().Done():
+		if !cellctx.InRequest() {
+			<-t.C // the interrupt is not for a goroutine a cell started
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/seed43a1e1ab/gocl/internal/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/celltypes"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
@@ -388,7 +389,7 @@ func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *Ce
 	e.stopper.arm()
 	done := make(chan struct{})
 	var err error
-	go func() {
+	go cellctx.Run(func() { // a request's goroutine: interrupt.go
 		defer close(done)
 		defer func() {
 			if r := recover(); r != nil {
@@ -396,12 +397,13 @@ func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *Ce
 			}
 		}()
 		_, err = e.in.Execute(prog)
-	}()
+	})
 	if testHookBeforeWait != nil {
 		testHookBeforeWait()
 	}
 	select {
 	case <-done:
+		e.stopper.disarm()
 		if err != nil {
 			return e.runError(name, err)
 		}
@@ -409,6 +411,7 @@ func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *Ce
 	case <-ctx.Done():
 	}
 	e.stopper.stop()
+	defer e.stopper.disarm()
 	select {
 	case <-done:
 		return interrupted("")

@@ -230,7 +230,10 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		for exec := n.exec; exec != nil && f.runid() == n.interp.runid(); {
+		for exec := n.exec; exec != nil; { // gocl patch: a stale run id asks resume (interrupt.go)
+			if f.runid() != n.interp.runid() && !n.interp.resume(f) { // gocl patch
+				break // gocl patch
+			} // gocl patch
 			exec = exec(f)
 		}
 		return
@@ -243,7 +246,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	dbg.enterCall(funcNode, callNode, f)
 	defer dbg.exitCall(funcNode, callNode, f)
 
-	for m, exec := n, n.exec; f.runid() == n.interp.runid(); {
+	for m, exec := n, n.exec; f.runid() == n.interp.runid() || n.interp.resume(f); { // gocl patch: as above
 		if dbg.exec(m, f) {
 			break
 		}
@@ -990,7 +993,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	return func(f *frame) reflect.Value {
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr := newFrame(f, len(def.types), f.runid())
+			fr := n.interp.callFrame(f, len(def.types)) // gocl patch: the current run, not the wrapped frame's (interrupt.go)
 			d := fr.data
 			for i, t := range def.types {
 				d[i] = reflect.New(t).Elem()
@@ -1891,7 +1894,7 @@ func getFunc(n *node) {
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr2 := newFrame(fr, len(n.types), fr.runid())
+			fr2 := n.interp.callFrame(fr, len(n.types)) // gocl patch: the current run, not the defining frame's (interrupt.go)
 			d := fr2.data
 			for i, t := range n.types {
 				d[i] = reflect.New(t).Elem()
@@ -2886,6 +2889,9 @@ func rangeChan(n *node) {
 
 		chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: value(f)}})
 		if chosen == 0 {
+			if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
+				return n.exec // gocl patch
+			} // gocl patch
 			return nil
 		}
 		if !ok {
@@ -3541,6 +3547,9 @@ func recv(n *node) {
 
 				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
+					if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
+						return n.exec // gocl patch
+					} // gocl patch
 					return nil
 				}
 				if v.Bool() {
@@ -3564,6 +3573,9 @@ func recv(n *node) {
 				var chosen int
 				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
+					if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
+						return n.exec // gocl patch
+					} // gocl patch
 					return nil
 				}
 				return tnext
@@ -3613,6 +3625,9 @@ func recv2(n *node) {
 
 			chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 			if chosen == 0 {
+				if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
+					return n.exec // gocl patch
+				} // gocl patch
 				return nil
 			}
 			result.Set(v)
@@ -3711,6 +3726,9 @@ func send(n *node) {
 
 		chosen, _, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectSend, Chan: ch, Send: data}})
 		if chosen == 0 {
+			if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
+				return n.exec // gocl patch
+			} // gocl patch
 			return nil
 		}
 		return next
@@ -3814,6 +3832,9 @@ func _select(n *node) {
 		}
 		j, v, s := reflect.Select(cases)
 		if j == nbClause {
+			if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
+				return n.exec // gocl patch
+			} // gocl patch
 			return nil
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
