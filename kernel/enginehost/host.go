@@ -83,6 +83,9 @@ func New(conn *enginewire.Conn, eng Engine, exit func(int)) *Host {
 		enginewire.OpInspect:    h.inspect,
 		enginewire.OpIsComplete: h.isComplete,
 		enginewire.OpDeclare:    h.declare,
+		enginewire.OpBlocked: func(context.Context, *Call) (any, error) {
+			return enginewire.BlockedReply{Blocked: h.stuck()}, nil
+		},
 	}
 	if c, ok := eng.(Commer); ok {
 		h.handlers[enginewire.OpComm] = func(ctx context.Context, call *Call) (any, error) {
@@ -192,7 +195,7 @@ func (h *Host) done(id uint64, body any, err error) {
 // of an earlier, interrupted cell is still stuck.
 const blockedWarning = "gocl: warning: a statement of an earlier interrupted cell is still blocked inside a compiled call " +
 	"(wg.Wait, mu.Lock, a channel of a binary package, a C call); this cell runs anyway. " +
-	"Interrupt twice within a few seconds, or restart, to replace the engine (its values are lost).\n"
+	"Interrupt twice within a few seconds while no cell runs, or restart, to replace the engine (its values are lost).\n"
 
 func (h *Host) execute(ctx context.Context, c *Call) (any, error) {
 	var b enginewire.ExecuteBody
@@ -219,14 +222,24 @@ func (h *Host) execute(ctx context.Context, c *Call) (any, error) {
 	res := h.eng.Execute(ctx, b.Code, sink)
 	reply := enginewire.ExecuteReply{Result: res}
 	if canBlock {
-		h.mu.Lock()
-		if ch := blk.TakeBlocked(); ch != nil {
-			h.blocked = ch
-		}
-		reply.Blocked = h.blocked != nil && !isClosed(h.blocked)
-		h.mu.Unlock()
+		reply.Blocked = h.stuck()
 	}
 	return reply, nil
+}
+
+// stuck reports whether a statement of an interrupted cell is still inside
+// a compiled call.
+func (h *Host) stuck() bool {
+	blk, ok := h.eng.(Blocker)
+	if !ok {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ch := blk.TakeBlocked(); ch != nil {
+		h.blocked = ch
+	}
+	return h.blocked != nil && !isClosed(h.blocked)
 }
 
 func isClosed(ch <-chan struct{}) bool {

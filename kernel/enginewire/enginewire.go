@@ -32,6 +32,7 @@ const (
 	OpComm       = "comm"        // comm.Message from the front end -> ExecuteReply
 	OpCommInfo   = "comm_info"   // CommInfoBody -> CommInfoReply
 	OpShutdown   = "shutdown"    // no body -> no body; the engine process exits after EvDone
+	OpBlocked    = "blocked"     // no body -> BlockedReply: is an interrupted statement still stuck?
 
 	// Notifications: no EvDone.
 	OpInterrupt  = "interrupt"   // TargetBody: cancel the request Target
@@ -75,6 +76,12 @@ type ExecuteReply struct {
 	Result cellio.Result `json:"result"`
 	// Blocked says a statement of this or an earlier interrupted cell is
 	// still inside a compiled call.
+	Blocked bool `json:"blocked,omitempty"`
+}
+
+// BlockedReply says whether a statement of an interrupted cell is still
+// inside a compiled call (OpBlocked).
+type BlockedReply struct {
 	Blocked bool `json:"blocked,omitempty"`
 }
 

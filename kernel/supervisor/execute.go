@@ -59,6 +59,7 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 		s.mu.Lock()
 		if s.p == q { // not replaced meanwhile (watch)
 			p, s.running = q, true
+			s.press.running++ // a new statement to count interrupts of (interrupt.go)
 		}
 		s.mu.Unlock()
 	}
@@ -153,7 +154,7 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 						Traceback: []string{"InternalError: " + err.Error()}}}
 				}
 				s.mu.Lock()
-				s.blocked = r.Blocked
+				s.setBlocked(r.Blocked)
 				s.mu.Unlock()
 				if done != nil {
 					done(r.Result)

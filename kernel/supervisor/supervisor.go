@@ -39,12 +39,15 @@ type Config struct {
 
 // Time limits of the supervisor. None is a pass/fail condition of a cell.
 const (
-	// doubleInterrupt is how close two interrupts must be to replace an
-	// engine whose statement is stuck.
+	// doubleInterrupt is how close two interrupts of one statement must be
+	// to replace an engine whose statement is stuck (interrupt.go).
 	doubleInterrupt = 5 * time.Second
 	// stuckAfter is how long a cell may take to stop after an interrupt
-	// before a second interrupt counts it as stuck.
+	// before a second interrupt of it counts it as stuck.
 	stuckAfter = time.Second
+	// askBlocked is how long an idle engine may take to say whether a
+	// statement is stuck.
+	askBlocked = 2 * time.Second
 	// pingEvery and frozenAfter detect an engine that stopped answering
 	// (a Go crash report blocked on a pipe, a frozen process).
 	pingEvery   = time.Second
@@ -63,18 +66,18 @@ type Supervisor struct {
 	cfg   Config
 	limit int64
 
-	mu            sync.Mutex
-	p             *proc
-	starting      chan struct{} // closed when a replacement engine is up
-	startErr      error
-	closed        bool
-	running       bool      // an Execute is in progress
-	blocked       bool      // the engine reports a stuck interrupted statement
-	lastInterrupt time.Time // of the previous interrupt
-	note          string    // printed on the stderr of the next cell
-	lastComm      commSink  // the last sink that carried comm messages
-	decls         []string  // declarations of the cells that ran, in order
-	declNames     []string  // the funcs and types among them
+	mu        sync.Mutex
+	p         *proc
+	starting  chan struct{} // closed when a replacement engine is up
+	startErr  error
+	closed    bool
+	running   bool     // an Execute is in progress
+	blocked   bool     // the engine reports a stuck interrupted statement
+	press     press    // the last interrupt that had a statement to stop (interrupt.go)
+	note      string   // printed on the stderr of the next cell
+	lastComm  commSink // the last sink that carried comm messages
+	decls     []string // declarations of the cells that ran, in order
+	declNames []string // the funcs and types among them
 }
 
 // New starts an engine process and waits until it is ready.
@@ -168,6 +171,7 @@ func (s *Supervisor) replace(old *proc, why string) {
 func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) {
 	s.mu.Lock()
 	s.blocked = false
+	s.press = press{}
 	decls := append([]string(nil), s.decls...)
 	s.mu.Unlock()
 	if old != nil {
@@ -230,42 +234,6 @@ func (s *Supervisor) Close() error {
 		<-starting
 	}
 	return nil
-}
-
-// Interrupt is called for every interrupt request, besides the cancelling of
-// the running cell's context. A second one within doubleInterrupt, while a
-// statement is stuck, kills and replaces the engine.
-func (s *Supervisor) Interrupt() {
-	now := time.Now()
-	s.mu.Lock()
-	since := now.Sub(s.lastInterrupt)
-	second := !s.lastInterrupt.IsZero() && since < doubleInterrupt
-	s.lastInterrupt = now
-	p := s.p
-	// Stuck: the engine says a statement did not stop, or the cell still
-	// runs a while after the first interrupt (a double click on the
-	// interrupt button while interpreted code stops must not cost the
-	// session).
-	stuck := s.blocked || (s.running && since >= stuckAfter)
-	s.mu.Unlock()
-	if !second || !stuck || p == nil {
-		return
-	}
-	if s.cfg.Log != nil {
-		s.cfg.Log.Warn("second interrupt while a statement is stuck: replacing the engine", "pid", p.pid)
-	}
-	p.setKilled(killedByInterrupt)
-	s.mu.Lock()
-	running := s.running
-	if !running {
-		s.note += "gocl: the engine was replaced after a second interrupt, because a statement was stuck in a compiled " +
-			"call; the session's values were lost (funcs and types were declared again).\n"
-	}
-	s.mu.Unlock()
-	p.kill()
-	if !running {
-		s.replace(p, "second interrupt")
-	}
 }
 
 // takeNote returns and clears the note for the next cell.
