@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,7 +117,72 @@ func TestInterruptKeepsSession(t *testing.T) {
 	k.request(k.control, "interrupt_request", map[string]any{}, 10*time.Second, false)
 	k.runInterrupted("for {}", time.Second)
 	k.checkSession("after a press while idle")
+	// sync.WaitGroup.Wait is a compiled call: the statement stays stuck
+	// until a later cell releases it, and everything else works meanwhile.
+	k.execute("var wg sync.WaitGroup\nwg.Add(1)", nil)
+	if rep := k.runInterrupted("wg.Wait()", 300*time.Millisecond); rep["ename"] != "Interrupted" {
+		t.Errorf("wg.Wait: reply %v, want Interrupted", rep)
+	}
+	k.checkSession("after interrupting wg.Wait")
+	k.expectPrints("releasing wg.Wait", "wg.Done(); fmt.Println(keep)", "7\n")
 	if strings.Contains(k.stderr.String(), "replacing the engine") {
 		t.Errorf("the engine was replaced:\n%s", k.stderr.String())
+	}
+}
+
+// TestInterruptKeepsSessionAfterCLWait interrupts a wait for an OpenCL
+// event that would never complete.
+func TestInterruptKeepsSessionAfterCLWait(t *testing.T) {
+	needOpenCL(t)
+	k := startKernel(t)
+	if rep, _ := k.execute(interruptSetup, nil); rep["status"] != "ok" {
+		t.Fatalf("setup: %v", rep)
+	}
+	k.execute("ctx := cl.CreateSomeContext()\nq := cl.NewQueue(ctx, cl.Profiling)\nu := cl.NewUserEvent(ctx)\nm := cl.EnqueueMarker(q, cl.WaitFor(u))\nq.Flush()", nil)
+	if rep := k.runInterrupted("m.Wait()", 300*time.Millisecond); !strings.Contains(fmt.Sprint(rep["ename"], rep["evalue"]), "nterrupt") {
+		t.Errorf("cl wait: reply %v, want interrupted", rep)
+	}
+	k.checkSession("after interrupting a cl wait")
+	k.expectPrints("the event afterwards", "u.SetComplete(); m.Wait(); fmt.Println(m.Status())", "complete\n")
+}
+
+// TestInterruptReplacesOnlyAStuckStatement runs a compiled cell's loop that
+// never returns: an interrupt leaves it stuck and the session intact; a
+// press on another cell, or a single press while idle, replaces nothing; a
+// second press on the stuck statement replaces the engine, and the next
+// cell says so.
+func TestInterruptReplacesOnlyAStuckStatement(t *testing.T) {
+	k := startKernel(t, "GOCL_MODDIR="+t.TempDir(), "GOCL_PLUGIN_CACHE="+t.TempDir())
+	if rep, _ := k.execute(interruptSetup, nil); rep["status"] != "ok" {
+		t.Fatalf("setup: %v", rep)
+	}
+	if rep, _ := k.execute(`//gocl:compile
+func Spin(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i % 7
+	}
+	return s
+}`, nil); rep["status"] != "ok" {
+		t.Skipf("no compiled cells here: %v", rep["evalue"])
+	}
+	rep := k.runInterrupted("Spin(1 << 62)", 300*time.Millisecond)
+	if rep["ename"] != "Interrupted" || !strings.Contains(fmt.Sprint(rep["traceback"]), "compiled call") {
+		t.Errorf("compiled loop: reply %v, want Interrupted, still inside a compiled call", rep)
+	}
+	k.checkSession("after interrupting a compiled loop")
+	k.runInterrupted("for {}", 300*time.Millisecond)
+	time.Sleep(300 * time.Millisecond)
+	k.request(k.control, "interrupt_request", map[string]any{}, 10*time.Second, false)
+	time.Sleep(300 * time.Millisecond)
+	if strings.Contains(k.stderr.String(), "replacing the engine") {
+		t.Fatalf("the engine was replaced before a second press on the stuck statement:\n%s", k.stderr.String())
+	}
+	k.expectPrints("after a press on another cell and one while idle", "fmt.Println(keep)", "7\n")
+	k.request(k.control, "interrupt_request", map[string]any{}, 10*time.Second, false)
+	k.request(k.control, "interrupt_request", map[string]any{}, 10*time.Second, false)
+	rep, outs := k.execute("1 + 2", nil)
+	if rep["status"] != "ok" || !strings.Contains(stream(t, outs, "stderr"), "replaced after a second interrupt") {
+		t.Errorf("two presses on the stuck statement: next cell %v %q, want a note that the engine was replaced", rep, stream(t, outs, "stderr"))
 	}
 }
