@@ -10,7 +10,8 @@
 //     in the front ends with ipywidgets 8), moves the size slider and
 //     changes the memory dropdown and checks the card's numbers change;
 //   - in a scratch notebook: interrupts `for {}` from the toolbar and checks
-//     the variables survive, completes with Tab after non-ASCII text and
+//     the variables survive and (with ipywidgets) that a slider's OnChange
+//     registered before still writes its Output through a func value, completes with Tab after non-ASCII text and
 //     checks what was inserted, opens the Shift-Tab tooltip, answers a stdin
 //     box, and restarts from the toolbar.
 //
@@ -239,6 +240,12 @@ for (const kind of kinds) {
         await d.runCell(c.setX);
         await waitUntil(async () => { const s = (await d.cells()).find((x) => x.index === c.setX); return s.prompt === 1 && s.finished && await d.idle(); }, 30_000, 'x := 41 to run');
 
+        const widgets = kind !== 'classic';
+        if (widgets) {
+          await d.runCell(c.widget);
+          await waitUntil(async () => { const s = (await d.cells()).find((x) => x.index === c.widget); return s.finished && await d.idle(); }, 30_000, 'the slider cell to run');
+        }
+
         log('  running for {} and interrupting it from the toolbar');
         await d.runCell(c.spin);
         await sleep(1500);
@@ -256,6 +263,18 @@ for (const kind of kinds) {
         }, 20_000, 'x + 1 to run');
         assert.deepEqual(used.errors, [], 'x + 1 after the interrupt runs without error');
         assert.match(used.text, /\b42\b/, 'x survived the interrupt');
+        if (widgets) {
+          log('  moving the slider registered before the interrupt');
+          await moveSlider(d, c.widget);
+          const shown = await waitUntil(async () => {
+            const s = (await d.cells()).find((x) => x.index === c.widget);
+            const text = await page.evaluate((i) => window.jupyterapp.shell.currentWidget.content.widgets[i].node
+              .querySelector('.jp-OutputArea')?.textContent || '', c.widget);
+            return /twice \d+ = \d+/.test(text) && await d.idle() && { text, s };
+          }, 30_000, 'the Output of the slider\'s OnChange to change after the interrupt');
+          const [, n, twice] = shown.text.match(/twice (\d+) = (\d+)/);
+          assert.equal(Number(twice), 2 * Number(n), `the callback's func value made before the interrupt computes (it shows ${JSON.stringify(shown.text)})`);
+        }
 
         log('  Tab completion after non-ASCII text');
         const before = await d.source(c.complete);
@@ -308,6 +327,23 @@ for (const kind of kinds) {
       }
     });
   });
+}
+
+// moveSlider drags the first slider handle in cell i towards the middle
+// of its track.
+async function moveSlider(d, i) {
+  const page = d.page;
+  const cell = page.locator(`${await d.panel()} .jp-Notebook .jp-Cell`).nth(i);
+  const handle = cell.locator('.widget-slider .noUi-handle').first();
+  await handle.waitFor({ state: 'visible', timeout: 30_000 });
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.boundingBox();
+  const track = await cell.locator('.widget-slider .noUi-target').first().boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(track.x + track.width * 0.6, y, { steps: 8 });
+  await page.mouse.up();
 }
 
 after(() => {

@@ -88,7 +88,9 @@
 // Cancelling Execute's context stops interpreted code at its next step,
 // time.Sleep included; a compiled call that does not watch cellctx cannot be
 // stopped, and the next cell waits for it (up to a few seconds, then Busy).
-// An interrupt also stops goroutines the cells started.
+// An interrupt stops only the request's own goroutine (interrupt.go):
+// goroutines the cells started keep running, and func values, closures and
+// widget callbacks made before it work as before.
 //
 // os.Stdin and fmt.Scan* in cells read lines obtained from Sink.Input, with
 // the text the cell printed last on the current line as the prompt. An empty
