@@ -20,12 +20,13 @@ import (
 // single writer with no write deadline, so one stalled subscriber makes the
 // kernel's memory grow forever. Here each subscriber has its own writer and
 // its own queue, bounded in bytes (messages are shared between the queues, not
-// copied). send waits for a subscriber whose queue is full only while that
-// subscriber keeps accepting bytes (a slow front end slows the cell down, as
-// back-pressure); one that accepts nothing for pubPatience loses its own
-// messages, counted in the log, until it reads again, as libzmq drops at its
-// high-water mark, and nobody waits for it. A subscriber that accepts no
-// bytes for stall is disconnected (its front end reconnects).
+// copied). send waits for a subscriber whose queue is full only as long as a
+// front end reading minSubRate would need to make room (a fast front end
+// that falls a little behind slows the cell down, as back-pressure); one
+// slower than that, or not reading at all, loses its own messages, counted
+// in the log, until it catches up, as libzmq drops at its high-water mark,
+// and nobody waits for it. A subscriber that accepts no bytes for stall is
+// disconnected (its front end reconnects).
 type pubSocket struct {
 	ln    net.Listener
 	log   *rateLog
@@ -42,9 +43,17 @@ type pubSocket struct {
 var (
 	// subQueueMax caps the bytes queued for one subscriber.
 	subQueueMax = 8 << 20
-	// pubPatience is how long send waits for a full subscriber that makes no
-	// progress before dropping its messages.
-	pubPatience = 500 * time.Millisecond
+	// pubPatience and minSubRate bound how long send waits for room in a
+	// full subscriber's queue: pubPatience plus the time a subscriber
+	// reading minSubRate bytes a second takes to read the message. One
+	// slower than that has its messages dropped.
+	pubPatience = 50 * time.Millisecond
+	minSubRate  = 20e6
+	// smallPubMsg and smallReserve: messages up to smallPubMsg bytes (status,
+	// execute_input, short results) are queued for a full subscriber within
+	// smallReserve more bytes, not dropped.
+	smallPubMsg  = 16 << 10
+	smallReserve = 1 << 20
 	// maxTopics caps the subscriptions of one subscriber.
 	maxTopics = 1024
 )
@@ -228,23 +237,32 @@ func (p *pubSocket) write(s *subscriber) {
 }
 
 // enqueue queues m for s. When s's queue is full it returns false at once
-// unless wait; with wait it waits while s makes progress (its writer writes,
-// or the bytes in its socket's send queue go down: the peer reads), and
-// drops m, putting s in dropping mode, once s made none for pubPatience.
+// unless wait; with wait it waits for room only as long as a subscriber
+// reading at minSubRate would take to make it (plus pubPatience), then drops
+// m and puts s in dropping mode: a subscriber slower than that loses its
+// own messages, as libzmq's PUB drops at its high-water mark, and costs the
+// others at most that wait once per episode. A small message (a status)
+// is queued even when the queue is full, within a small reserve, so that a
+// front end that hiccups does not lose the idle status.
 func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
 	if s.gone {
 		return true
 	}
+	small := m.size <= smallPubMsg && s.queued+m.size <= subQueueMax+smallReserve
 	if s.dropping {
 		if s.queued > subQueueMax/2 {
+			if small {
+				s.append(m)
+				return true
+			}
 			s.dropped++
 			s.droppedBytes += int64(m.size)
 			return true
 		}
 		s.dropping = false
-		p.log.warn("resume", "iopub: a subscriber reads again; messages were dropped for it while it did not",
+		p.log.warn("resume", "iopub: a subscriber reads again; messages were dropped for it while it did not keep up",
 			"peer", s.peer, "dropped_messages", s.dropped, "dropped_bytes", s.droppedBytes)
 		s.dropped, s.droppedBytes = 0, 0
 	}
@@ -265,23 +283,23 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 		return true
 	}
 	full := func() bool { return s.queued > 0 && s.queued+m.size > subQueueMax && !s.gone }
+	if full() && small {
+		s.append(m)
+		return true
+	}
 	if full() && !wait {
 		return false
 	}
-	outq, _ := sendQueued(s.raw)
+	deadline := time.Now().Add(pubPatience + time.Duration(float64(m.size)/minSubRate*float64(time.Second)))
 	for full() {
-		if q, ok := sendQueued(s.raw); ok && q < outq {
-			s.progress = time.Now() // the peer took bytes off the socket
-		}
-		outq, _ = sendQueued(s.raw)
-		if time.Since(s.progress) >= pubPatience {
+		if !time.Now().Before(deadline) {
 			s.dropping = true
 			s.dropped, s.droppedBytes = 1, int64(m.size)
-			p.log.warn("dropping", "iopub: a subscriber is not reading: its messages are dropped until it reads again; others are served",
+			p.log.warn("dropping", "iopub: a subscriber is not reading, or reads too slowly: its messages are dropped until it catches up; others are served",
 				"peer", s.peer, "queued_bytes", s.queued)
 			return true
 		}
-		t := time.AfterFunc(20*time.Millisecond, func() {
+		t := time.AfterFunc(min(20*time.Millisecond, time.Until(deadline)), func() {
 			s.qmu.Lock()
 			s.qcond.Broadcast()
 			s.qmu.Unlock()
@@ -292,10 +310,15 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 	if s.gone {
 		return true
 	}
+	s.append(m)
+	return true
+}
+
+// append queues m for s's writer. s.qmu must be held.
+func (s *subscriber) append(m pubMsg) {
 	s.queue = append(s.queue, m)
 	s.queued += m.size
 	s.qcond.Broadcast()
-	return true
 }
 
 // drop disconnects s; err says why, when its writer failed.
