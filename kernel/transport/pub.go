@@ -41,7 +41,9 @@ type pubSocket struct {
 
 // Bounds of each subscriber's queue. Variables so that tests can shrink them.
 var (
-	// subQueueMax caps the bytes queued for one subscriber.
+	// subQueueMax caps the bytes queued for one subscriber behind the
+	// message being written to it (a 200 MB display being read does not
+	// make the messages after it wait or drop).
 	subQueueMax = 8 << 20
 	// pubPatience and minSubRate bound how long send waits for room in a
 	// full subscriber's queue: pubPatience plus the time a subscriber
@@ -70,6 +72,8 @@ type subscriber struct {
 	qcond        *sync.Cond
 	queue        []pubMsg
 	queued       int       // bytes in queue
+	inflight     int       // bytes of queue[0] while the writer writes it
+	smallQueued  int       // bytes of the small messages in queue
 	progress     time.Time // when the writer last took a message or wrote a piece
 	writing      bool      // a message is being written (by the writer or a publisher)
 	dropping     bool      // its messages are dropped until its queue drains to half
@@ -212,6 +216,7 @@ func (p *pubSocket) write(s *subscriber) {
 		m := s.queue[0]
 		s.progress = time.Now()
 		s.writing = true
+		s.inflight = m.size
 		s.qmu.Unlock()
 		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
 		s.qmu.Lock()
@@ -226,6 +231,10 @@ func (p *pubSocket) write(s *subscriber) {
 		s.queue[0] = pubMsg{}
 		s.queue = s.queue[1:]
 		s.queued -= m.size
+		s.inflight = 0
+		if m.size <= smallPubMsg {
+			s.smallQueued -= m.size
+		}
 		s.progress = time.Now()
 		s.qcond.Broadcast()
 		s.qmu.Unlock()
@@ -250,9 +259,9 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 	if s.gone {
 		return true
 	}
-	small := m.size <= smallPubMsg && s.queued+m.size <= subQueueMax+smallReserve
+	small := m.size <= smallPubMsg && s.smallQueued+m.size <= smallReserve
 	if s.dropping {
-		if s.queued > subQueueMax/2 {
+		if s.queued-s.inflight > subQueueMax/2 {
 			if small {
 				s.append(m)
 				return true
@@ -282,7 +291,10 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 		}
 		return true
 	}
-	full := func() bool { return s.queued > 0 && s.queued+m.size > subQueueMax && !s.gone }
+	full := func() bool {
+		waiting := s.queued - s.inflight
+		return waiting > 0 && waiting+m.size > subQueueMax && !s.gone
+	}
 	if full() && small {
 		s.append(m)
 		return true
@@ -318,6 +330,9 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 func (s *subscriber) append(m pubMsg) {
 	s.queue = append(s.queue, m)
 	s.queued += m.size
+	if m.size <= smallPubMsg {
+		s.smallQueued += m.size
+	}
 	s.qcond.Broadcast()
 }
 
@@ -326,7 +341,7 @@ func (p *pubSocket) drop(s *subscriber, err error) {
 	s.raw.Close()
 	s.qmu.Lock()
 	s.gone = true
-	s.queue, s.queued = nil, 0
+	s.queue, s.queued, s.inflight, s.smallQueued = nil, 0, 0, 0
 	dropped, bytes := s.dropped, s.droppedBytes
 	s.qcond.Broadcast()
 	s.qmu.Unlock()
