@@ -65,3 +65,41 @@ func renice(t *testing.T, pid, nice int) {
 		}
 	}
 }
+
+// An engine that is truly frozen (SIGSTOP) is still found out and replaced:
+// the liveness check that lets a busy kernel be must not let a dead engine
+// hang the cell.
+func TestFrozenEngineIsStillReplaced(t *testing.T) {
+	k := startKernel(t)
+	// The engine is the kernel's one child (any of its threads started it).
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", k.cmd.Process.Pid))
+	if len(tasks) == 0 {
+		t.Skip("no /proc children: cannot find the engine process")
+	}
+	var f []string
+	for _, task := range tasks {
+		b, _ := os.ReadFile(task)
+		f = append(f, strings.Fields(string(b))...)
+	}
+	if len(f) != 1 {
+		t.Skipf("the kernel has %d child processes, not one engine (GOCL_ENGINE=in-process?)", len(f))
+	}
+	engine, _ := strconv.Atoi(f[0])
+	id := k.send(k.shell, "execute_request", map[string]any{"code": "time.Sleep(time.Minute)", "silent": false,
+		"store_history": true, "user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true})
+	time.Sleep(500 * time.Millisecond)
+	if err := syscall.Kill(engine, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(engine, syscall.SIGKILL)
+	m := k.recv(k.shell, 30*time.Second) // a guard: frozenAfter is 6 s
+	if m == nil || m.ParentHeader.MsgID != id {
+		t.Fatalf("no reply: a frozen engine hung the cell")
+	}
+	if rep := decode(t, m); rep["ename"] != "EngineCrash" || !strings.Contains(fmt.Sprint(rep["evalue"]), "stopped answering") {
+		t.Errorf("reply = %v: %v, want the engine found frozen", rep["ename"], rep["evalue"])
+	}
+	if rep, _ := k.execute("1 + 1", nil); rep["status"] != "ok" {
+		t.Errorf("no fresh engine after the frozen one: %v", rep)
+	}
+}
