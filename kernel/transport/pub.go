@@ -246,14 +246,15 @@ func (p *pubSocket) write(s *subscriber) {
 }
 
 // enqueue queues m for s. When s's queue is full it returns false at once
-// unless wait; with wait it waits for room only as long as a subscriber
-// reading at minSubRate would take to make it (plus pubPatience), then drops
-// m and puts s in dropping mode: a subscriber slower than that loses its
-// own messages, as libzmq's PUB drops at its high-water mark, and costs the
-// others at most that wait once per episode. A small message (a status)
+// if deadline is zero; else it waits for room until deadline (send gives
+// every full subscriber the same one: pubPatience plus the time a subscriber
+// reading minSubRate takes to read m), then drops m and puts s in dropping
+// mode: a subscriber slower than that loses its own messages, as libzmq's
+// PUB drops at its high-water mark, and costs the others at most that wait,
+// however many such subscribers there are, once per episode. A small message (a status)
 // is queued even when the queue is full, within a small reserve, so that a
 // front end that hiccups does not lose the idle status.
-func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
+func (p *pubSocket) enqueue(s *subscriber, m pubMsg, deadline time.Time) bool {
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
 	if s.gone {
@@ -299,10 +300,9 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 		s.append(m)
 		return true
 	}
-	if full() && !wait {
+	if full() && deadline.IsZero() {
 		return false
 	}
-	deadline := time.Now().Add(pubPatience + time.Duration(float64(m.size)/minSubRate*float64(time.Second)))
 	for full() {
 		if !time.Now().Before(deadline) {
 			s.dropping = true
@@ -370,7 +370,8 @@ func (p *pubSocket) subscribers() int {
 
 // send queues frames for every subscriber whose subscription is a prefix of
 // the first frame. It must not be called concurrently with itself. It waits
-// only for subscribers that are slow but reading (see pubSocket).
+// only for full subscribers, and only as long as one reading minSubRate would
+// take to make room (see pubSocket).
 func (p *pubSocket) send(frames [][]byte) {
 	if len(frames) == 0 {
 		return
@@ -388,12 +389,13 @@ func (p *pubSocket) send(frames [][]byte) {
 	// Those with room first, so that nobody waits for a full one.
 	var full []*subscriber
 	for _, s := range subs {
-		if s.wants(frames[0]) && !p.enqueue(s, m, false) {
+		if s.wants(frames[0]) && !p.enqueue(s, m, time.Time{}) {
 			full = append(full, s)
 		}
 	}
+	deadline := time.Now().Add(pubPatience + time.Duration(float64(m.size)/minSubRate*float64(time.Second)))
 	for _, s := range full {
-		p.enqueue(s, m, true)
+		p.enqueue(s, m, deadline)
 	}
 }
 
