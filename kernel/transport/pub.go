@@ -71,13 +71,12 @@ type subscriber struct {
 	qmu          sync.Mutex
 	qcond        *sync.Cond
 	queue        []pubMsg
-	queued       int       // bytes in queue
-	inflight     int       // bytes of queue[0] while the writer writes it
-	smallQueued  int       // bytes of the small messages in queue
-	progress     time.Time // when the writer last took a message or wrote a piece
-	writing      bool      // a message is being written (by the writer or a publisher)
-	dropping     bool      // its messages are dropped until its queue drains to half
-	dropped      int       // messages dropped in this episode
+	queued       int  // bytes in queue
+	inflight     int  // bytes of queue[0] while the writer writes it
+	smallQueued  int  // bytes of the small messages in queue
+	writing      bool // a message is being written (by the writer or a publisher)
+	dropping     bool // its messages are dropped until its queue drains to half
+	dropped      int  // messages dropped in this episode
 	droppedBytes int64
 	gone         bool
 }
@@ -131,7 +130,7 @@ func (p *pubSocket) open(c net.Conn) {
 	defer p.wg.Done()
 	s := &subscriber{raw: c, peer: c.RemoteAddr().String(), topics: make(map[string]struct{})}
 	s.qcond = sync.NewCond(&s.qmu)
-	sc := newMsgConn(&stallConn{Conn: c, stall: p.stall, progress: s.advanced}, frameLimits{smallFrame, smallMessage}, nil)
+	sc := newMsgConn(&stallConn{Conn: c, stall: p.stall}, frameLimits{smallFrame, smallMessage}, nil)
 	sc.onViolation = func(err error) {
 		p.log.warn("violation", "iopub: connection closed", "peer", s.peer, "err", err)
 	}
@@ -194,13 +193,6 @@ func (s *subscriber) wants(topic []byte) bool {
 	return false
 }
 
-// advanced records that the subscriber accepted bytes.
-func (s *subscriber) advanced() {
-	s.qmu.Lock()
-	s.progress = time.Now()
-	s.qmu.Unlock()
-}
-
 // write writes s's queue to it until it goes away.
 func (p *pubSocket) write(s *subscriber) {
 	defer p.wg.Done()
@@ -214,7 +206,6 @@ func (p *pubSocket) write(s *subscriber) {
 			return
 		}
 		m := s.queue[0]
-		s.progress = time.Now()
 		s.writing = true
 		s.inflight = m.size
 		s.qmu.Unlock()
@@ -235,7 +226,6 @@ func (p *pubSocket) write(s *subscriber) {
 		if m.size <= smallPubMsg {
 			s.smallQueued -= m.size
 		}
-		s.progress = time.Now()
 		s.qcond.Broadcast()
 		s.qmu.Unlock()
 		if err != nil {
@@ -251,9 +241,9 @@ func (p *pubSocket) write(s *subscriber) {
 // reading minSubRate takes to read m), then drops m and puts s in dropping
 // mode: a subscriber slower than that loses its own messages, as libzmq's
 // PUB drops at its high-water mark, and costs the others at most that wait,
-// however many such subscribers there are, once per episode. A small message (a status)
-// is queued even when the queue is full, within a small reserve, so that a
-// front end that hiccups does not lose the idle status.
+// however many such subscribers there are, once per episode. A small
+// message (a status) is queued even when the queue is full, within a small
+// reserve, so that a front end that hiccups does not lose the idle status.
 func (p *pubSocket) enqueue(s *subscriber, m pubMsg, deadline time.Time) bool {
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
@@ -283,7 +273,6 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, deadline time.Time) bool {
 		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
 		s.qmu.Lock()
 		s.writing = false
-		s.progress = time.Now()
 		s.qcond.Broadcast()
 		if err != nil {
 			s.qmu.Unlock()
@@ -422,8 +411,7 @@ func (p *pubSocket) close() error {
 // stall: each piece of at most 256 KiB gets a fresh write deadline.
 type stallConn struct {
 	net.Conn
-	stall    time.Duration
-	progress func() // called after each piece written; may be nil
+	stall time.Duration
 }
 
 const stallPiece = 256 << 10
@@ -444,9 +432,6 @@ func (c *stallConn) Write(b []byte) (int, error) {
 				err = fmt.Errorf("no bytes accepted for %v: %w", c.stall, err)
 			}
 			return n, err
-		}
-		if c.progress != nil {
-			c.progress()
 		}
 	}
 	return n, nil
