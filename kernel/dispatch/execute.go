@@ -144,12 +144,30 @@ func plainText(b display.Bundle) string {
 	return ""
 }
 
+// exprTimeout bounds the evaluation of one user expression: one that holds
+// (a channel receive that never comes, a long loop) is stopped, and the
+// reply says which one, so that it never wedges the kernel.
+var exprTimeout = 3 * time.Second
+
 // userExpressions evaluates user_expressions after a successful cell, each
-// into a display bundle or an error, as the messaging spec describes.
+// into a display bundle or an error, as the messaging spec describes. Each
+// obeys an interrupt of the cell and exprTimeout.
 func (k *Kernel) userExpressions(ctx context.Context, eng Engine, exprs map[string]string) map[string]any {
 	out := map[string]any{}
 	for name, expr := range exprs {
-		data, cerr := eng.Evaluate(ctx, expr)
+		if ctx.Err() != nil {
+			out[name] = exprError("Interrupted", fmt.Sprintf("user expression %q was not evaluated: the cell was interrupted", name))
+			continue
+		}
+		ectx, cancel := context.WithTimeout(ctx, exprTimeout)
+		data, cerr := eng.Evaluate(ectx, expr)
+		timedOut := ectx.Err() == context.DeadlineExceeded && ctx.Err() == nil
+		cancel()
+		if timedOut {
+			out[name] = exprError("Timeout", fmt.Sprintf("user expression %q (%s) did not finish within %v and was stopped",
+				name, expr, exprTimeout))
+			continue
+		}
 		if cerr != nil {
 			c := errorContent(cerr)
 			c["status"] = "error"
@@ -162,6 +180,11 @@ func (k *Kernel) userExpressions(ctx context.Context, eng Engine, exprs map[stri
 		out[name] = map[string]any{"status": "ok", "data": data, "metadata": map[string]any{}}
 	}
 	return out
+}
+
+// exprError is the user_expressions entry of an expression that has no value.
+func exprError(ename, evalue string) map[string]any {
+	return map[string]any{"status": "error", "ename": ename, "evalue": evalue, "traceback": []string{ename + ": " + evalue}}
 }
 
 // abortQueued answers the first queued execute requests behind a failed cell

@@ -190,21 +190,28 @@ type InputBody struct {
 type Conn struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
-	enc *json.Encoder
 	dec *json.Decoder
 }
 
 // NewConn reads messages from r and writes them to w.
 func NewConn(r io.Reader, w io.Writer) *Conn {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	return &Conn{w: bw, enc: json.NewEncoder(bw), dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
+	return &Conn{w: bufio.NewWriterSize(w, 64<<10), dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
 }
 
-// Send writes v (a Request or an Event) as one line and flushes it.
+// Send writes v (a Request or an Event) as one line and flushes it. v is
+// encoded before the connection is taken, so that a small message (a pong)
+// never waits while another goroutine encodes a large one (a 200 MB
+// display, seconds on a busy machine): the supervisor would take that
+// silence for a frozen engine.
 func (c *Conn) Send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.enc.Encode(v); err != nil {
+	if _, err := c.w.Write(b); err != nil {
 		return err
 	}
 	return c.w.Flush()

@@ -174,7 +174,10 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 					pong = nil
 				}
 				pingSent = time.Now()
-			} else if time.Since(pingSent) > frozenAfter {
+			} else if p.frozen(pingSent) {
+				// The engine's own silence while we listened, not the time
+				// since the ping: this loop may have been away in a long
+				// display, with the pong waiting (liveness.go).
 				p.setKilled(killedFrozen)
 				return s.died(p, sink, held)
 			}

@@ -26,6 +26,7 @@ type proc struct {
 	pid  int
 	conn *enginewire.Conn
 	sock *net.UnixConn
+	in   *heardReader // the connection's read side (liveness.go)
 	log  *slog.Logger
 
 	orphan func(enginewire.Event)
@@ -107,7 +108,8 @@ func startProc(exe string, args []string, env []string, log *slog.Logger, orphan
 		<-p.exited
 		return nil, err
 	}
-	p.conn = enginewire.NewConn(sock, sock)
+	p.in = &heardReader{r: sock}
+	p.conn = enginewire.NewConn(p.in, sock)
 	go p.readEvents()
 	return p, nil
 }
@@ -290,6 +292,12 @@ func (p *proc) alive(d time.Duration) bool {
 	case <-time.After(d):
 		return false
 	}
+}
+
+// frozen says whether the engine has sent nothing for frozenAfter of the
+// time the supervisor waited for it since a ping sent at pingSent.
+func (p *proc) frozen(pingSent time.Time) bool {
+	return p.in.silence(pingSent, time.Now()) > frozenAfter
 }
 
 func (p *proc) forget(id uint64) {

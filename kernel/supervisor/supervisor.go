@@ -251,12 +251,43 @@ func (s *Supervisor) Evaluate(ctx context.Context, expr string) (cellio.Bundle, 
 	if err != nil {
 		return nil, &cellio.CellError{Name: "EngineUnavailable", Value: err.Error()}
 	}
-	var r enginewire.EvaluateReply
-	if err := p.call(enginewire.OpEvaluate, enginewire.EvaluateBody{Expr: expr}, &r); err != nil {
+	id, ch, err := p.request(enginewire.OpEvaluate, enginewire.EvaluateBody{Expr: expr})
+	if err != nil {
 		return nil, &cellio.CellError{Name: "EngineUnavailable", Value: err.Error()}
 	}
-	return r.Data, r.Err
+	// The expression runs as a cell does: an interrupt or the caller's
+	// deadline stops it in the engine, which then answers.
+	var giveUp <-chan time.Time
+	cancelled := ctx.Done()
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				return nil, &cellio.CellError{Name: "EngineUnavailable", Value: errEngineGone.Error()}
+			}
+			if ev.Kind != enginewire.EvDone {
+				continue
+			}
+			var r enginewire.EvaluateReply
+			if err := decodeDone(ev.Kind, ev, &r); err != nil {
+				return nil, &cellio.CellError{Name: "EngineUnavailable", Value: err.Error()}
+			}
+			return r.Data, r.Err
+		case <-cancelled:
+			cancelled = nil
+			p.notify(enginewire.OpInterrupt, enginewire.TargetBody{Target: id})
+			giveUp = time.After(evalGiveUp)
+		case <-giveUp:
+			p.forget(id)
+			return nil, &cellio.CellError{Name: "Interrupted", Value: "the expression did not stop when interrupted; " +
+				"it may still hold the engine (interrupt again, or restart the kernel)"}
+		}
+	}
 }
+
+// evalGiveUp is how long Evaluate waits for an interrupted expression's
+// answer before it stops waiting.
+const evalGiveUp = 5 * time.Second
 
 // Complete answers complete_request.
 func (s *Supervisor) Complete(code string, cursor int) ([]string, int, int, map[string]any) {

@@ -31,6 +31,9 @@ import (
 //     both: here such a connection is refused, as libzmq does by default.
 //   - zmq4 allocates frames at their declared size: each connection is a
 //     msgConn whose reader checks frame headers first (zmtpread.go).
+//   - zmq4's ROUTER holds one lock across each write to a peer: each
+//     connection's writes are queued and written by its own goroutine
+//     (queuedConn.go), so a peer that stops reading holds up nobody else.
 //
 // When zmq4 is upgraded, re-check each point against its accept loop, its
 // Conn.read and its routerMWriter, and drop what it has fixed.
@@ -153,7 +156,7 @@ func (l *guardListener) run() {
 // screen hands c to zmq4 once its handshake is in the buffer and its
 // identity, if any, is not connected already.
 func (l *guardListener) screen(c net.Conn) {
-	mc := newMsgConn(&stallConn{Conn: c, stall: l.cfg.stall}, l.cfg.lim, newSigCheck(l.cfg.key, l.cfg.budget))
+	mc := newMsgConn(newQueuedConn(&stallConn{Conn: c, stall: l.cfg.stall}), l.cfg.lim, newSigCheck(l.cfg.key, l.cfg.budget))
 	peer, err := screenHandshake(mc, routerPeers)
 	if err != nil {
 		l.cfg.log.warn("handshake", "transport: ZMTP handshake failed; peer dropped",

@@ -147,7 +147,13 @@ func parseReady(b []byte) (peerInfo, error) {
 func (c *msgConn) sendGreeting() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, err := c.Conn.Write(zmtpGreeting); err != nil {
+	w := c.Conn
+	if q, ok := w.(*queuedConn); ok {
+		// Written now, not queued: a peer refused next (an identity
+		// already connected) still gets it before the connection closes.
+		w = q.Conn
+	}
+	if _, err := w.Write(zmtpGreeting); err != nil {
 		return err
 	}
 	c.swallow = zmtpGreetingLen

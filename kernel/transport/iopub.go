@@ -62,7 +62,8 @@ type dropRecord struct {
 // execute_input, results and displays then cost no hand-over to another
 // goroutine, which is most of a short cell's round trip on a small machine.
 // Only that direct send can block its publisher on the network, and for at
-// most the subscriber's stall timeout; stream output never does.
+// most the time a subscriber reading minSubRate takes to read the message
+// (pub.go); stream output never does.
 type ioQueue struct {
 	send func(it *outItem, text []byte) // hands one message to the socket
 

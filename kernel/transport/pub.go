@@ -20,12 +20,13 @@ import (
 // single writer with no write deadline, so one stalled subscriber makes the
 // kernel's memory grow forever. Here each subscriber has its own writer and
 // its own queue, bounded in bytes (messages are shared between the queues, not
-// copied). send waits for a subscriber whose queue is full only while that
-// subscriber keeps accepting bytes (a slow front end slows the cell down, as
-// back-pressure); one that accepts nothing for pubPatience loses its own
-// messages, counted in the log, until it reads again, as libzmq drops at its
-// high-water mark, and nobody waits for it. A subscriber that accepts no
-// bytes for stall is disconnected (its front end reconnects).
+// copied). send waits for a subscriber whose queue is full only as long as a
+// front end reading minSubRate would need to make room (a fast front end
+// that falls a little behind slows the cell down, as back-pressure); one
+// slower than that, or not reading at all, loses its own messages, counted
+// in the log, until it catches up, as libzmq drops at its high-water mark,
+// and nobody waits for it. A subscriber that accepts no bytes for stall is
+// disconnected (its front end reconnects).
 type pubSocket struct {
 	ln    net.Listener
 	log   *rateLog
@@ -40,11 +41,21 @@ type pubSocket struct {
 
 // Bounds of each subscriber's queue. Variables so that tests can shrink them.
 var (
-	// subQueueMax caps the bytes queued for one subscriber.
+	// subQueueMax caps the bytes queued for one subscriber behind the
+	// message being written to it (a 200 MB display being read does not
+	// make the messages after it wait or drop).
 	subQueueMax = 8 << 20
-	// pubPatience is how long send waits for a full subscriber that makes no
-	// progress before dropping its messages.
-	pubPatience = 500 * time.Millisecond
+	// pubPatience and minSubRate bound how long send waits for room in a
+	// full subscriber's queue: pubPatience plus the time a subscriber
+	// reading minSubRate bytes a second takes to read the message. One
+	// slower than that has its messages dropped.
+	pubPatience = 50 * time.Millisecond
+	minSubRate  = 20e6
+	// smallPubMsg and smallReserve: messages up to smallPubMsg bytes (status,
+	// execute_input, short results) are queued for a full subscriber within
+	// smallReserve more bytes, not dropped.
+	smallPubMsg  = 16 << 10
+	smallReserve = 1 << 20
 	// maxTopics caps the subscriptions of one subscriber.
 	maxTopics = 1024
 )
@@ -60,11 +71,12 @@ type subscriber struct {
 	qmu          sync.Mutex
 	qcond        *sync.Cond
 	queue        []pubMsg
-	queued       int       // bytes in queue
-	progress     time.Time // when the writer last took a message or wrote a piece
-	writing      bool      // a message is being written (by the writer or a publisher)
-	dropping     bool      // its messages are dropped until its queue drains to half
-	dropped      int       // messages dropped in this episode
+	queued       int  // bytes in queue
+	inflight     int  // bytes of queue[0] while the writer writes it
+	smallQueued  int  // bytes of the small messages in queue
+	writing      bool // a message is being written (by the writer or a publisher)
+	dropping     bool // its messages are dropped until its queue drains to half
+	dropped      int  // messages dropped in this episode
 	droppedBytes int64
 	gone         bool
 }
@@ -118,7 +130,7 @@ func (p *pubSocket) open(c net.Conn) {
 	defer p.wg.Done()
 	s := &subscriber{raw: c, peer: c.RemoteAddr().String(), topics: make(map[string]struct{})}
 	s.qcond = sync.NewCond(&s.qmu)
-	sc := newMsgConn(&stallConn{Conn: c, stall: p.stall, progress: s.advanced}, frameLimits{smallFrame, smallMessage}, nil)
+	sc := newMsgConn(&stallConn{Conn: c, stall: p.stall}, frameLimits{smallFrame, smallMessage}, nil)
 	sc.onViolation = func(err error) {
 		p.log.warn("violation", "iopub: connection closed", "peer", s.peer, "err", err)
 	}
@@ -181,13 +193,6 @@ func (s *subscriber) wants(topic []byte) bool {
 	return false
 }
 
-// advanced records that the subscriber accepted bytes.
-func (s *subscriber) advanced() {
-	s.qmu.Lock()
-	s.progress = time.Now()
-	s.qmu.Unlock()
-}
-
 // write writes s's queue to it until it goes away.
 func (p *pubSocket) write(s *subscriber) {
 	defer p.wg.Done()
@@ -201,8 +206,8 @@ func (p *pubSocket) write(s *subscriber) {
 			return
 		}
 		m := s.queue[0]
-		s.progress = time.Now()
 		s.writing = true
+		s.inflight = m.size
 		s.qmu.Unlock()
 		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
 		s.qmu.Lock()
@@ -217,7 +222,10 @@ func (p *pubSocket) write(s *subscriber) {
 		s.queue[0] = pubMsg{}
 		s.queue = s.queue[1:]
 		s.queued -= m.size
-		s.progress = time.Now()
+		s.inflight = 0
+		if m.size <= smallPubMsg {
+			s.smallQueued -= m.size
+		}
 		s.qcond.Broadcast()
 		s.qmu.Unlock()
 		if err != nil {
@@ -228,23 +236,33 @@ func (p *pubSocket) write(s *subscriber) {
 }
 
 // enqueue queues m for s. When s's queue is full it returns false at once
-// unless wait; with wait it waits while s makes progress (its writer writes,
-// or the bytes in its socket's send queue go down: the peer reads), and
-// drops m, putting s in dropping mode, once s made none for pubPatience.
-func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
+// if deadline is zero; else it waits for room until deadline (send gives
+// every full subscriber the same one: pubPatience plus the time a subscriber
+// reading minSubRate takes to read m), then drops m and puts s in dropping
+// mode: a subscriber slower than that loses its own messages, as libzmq's
+// PUB drops at its high-water mark, and costs the others at most that wait,
+// however many such subscribers there are, once per episode. A small
+// message (a status) is queued even when the queue is full, within a small
+// reserve, so that a front end that hiccups does not lose the idle status.
+func (p *pubSocket) enqueue(s *subscriber, m pubMsg, deadline time.Time) bool {
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
 	if s.gone {
 		return true
 	}
+	small := m.size <= smallPubMsg && s.smallQueued+m.size <= smallReserve
 	if s.dropping {
-		if s.queued > subQueueMax/2 {
+		if s.queued-s.inflight > subQueueMax/2 {
+			if small {
+				s.append(m)
+				return true
+			}
 			s.dropped++
 			s.droppedBytes += int64(m.size)
 			return true
 		}
 		s.dropping = false
-		p.log.warn("resume", "iopub: a subscriber reads again; messages were dropped for it while it did not",
+		p.log.warn("resume", "iopub: a subscriber reads again; messages were dropped for it while it did not keep up",
 			"peer", s.peer, "dropped_messages", s.dropped, "dropped_bytes", s.droppedBytes)
 		s.dropped, s.droppedBytes = 0, 0
 	}
@@ -255,7 +273,6 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 		err := s.conn.SendMsg(zmq4.NewMsgFrom(m.frames...))
 		s.qmu.Lock()
 		s.writing = false
-		s.progress = time.Now()
 		s.qcond.Broadcast()
 		if err != nil {
 			s.qmu.Unlock()
@@ -264,24 +281,26 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 		}
 		return true
 	}
-	full := func() bool { return s.queued > 0 && s.queued+m.size > subQueueMax && !s.gone }
-	if full() && !wait {
+	full := func() bool {
+		waiting := s.queued - s.inflight
+		return waiting > 0 && waiting+m.size > subQueueMax && !s.gone
+	}
+	if full() && small {
+		s.append(m)
+		return true
+	}
+	if full() && deadline.IsZero() {
 		return false
 	}
-	outq, _ := sendQueued(s.raw)
 	for full() {
-		if q, ok := sendQueued(s.raw); ok && q < outq {
-			s.progress = time.Now() // the peer took bytes off the socket
-		}
-		outq, _ = sendQueued(s.raw)
-		if time.Since(s.progress) >= pubPatience {
+		if !time.Now().Before(deadline) {
 			s.dropping = true
 			s.dropped, s.droppedBytes = 1, int64(m.size)
-			p.log.warn("dropping", "iopub: a subscriber is not reading: its messages are dropped until it reads again; others are served",
+			p.log.warn("dropping", "iopub: a subscriber is not reading, or reads too slowly: its messages are dropped until it catches up; others are served",
 				"peer", s.peer, "queued_bytes", s.queued)
 			return true
 		}
-		t := time.AfterFunc(20*time.Millisecond, func() {
+		t := time.AfterFunc(min(20*time.Millisecond, time.Until(deadline)), func() {
 			s.qmu.Lock()
 			s.qcond.Broadcast()
 			s.qmu.Unlock()
@@ -292,10 +311,18 @@ func (p *pubSocket) enqueue(s *subscriber, m pubMsg, wait bool) bool {
 	if s.gone {
 		return true
 	}
+	s.append(m)
+	return true
+}
+
+// append queues m for s's writer. s.qmu must be held.
+func (s *subscriber) append(m pubMsg) {
 	s.queue = append(s.queue, m)
 	s.queued += m.size
+	if m.size <= smallPubMsg {
+		s.smallQueued += m.size
+	}
 	s.qcond.Broadcast()
-	return true
 }
 
 // drop disconnects s; err says why, when its writer failed.
@@ -303,7 +330,7 @@ func (p *pubSocket) drop(s *subscriber, err error) {
 	s.raw.Close()
 	s.qmu.Lock()
 	s.gone = true
-	s.queue, s.queued = nil, 0
+	s.queue, s.queued, s.inflight, s.smallQueued = nil, 0, 0, 0
 	dropped, bytes := s.dropped, s.droppedBytes
 	s.qcond.Broadcast()
 	s.qmu.Unlock()
@@ -332,7 +359,8 @@ func (p *pubSocket) subscribers() int {
 
 // send queues frames for every subscriber whose subscription is a prefix of
 // the first frame. It must not be called concurrently with itself. It waits
-// only for subscribers that are slow but reading (see pubSocket).
+// only for full subscribers, and only as long as one reading minSubRate would
+// take to make room (see pubSocket).
 func (p *pubSocket) send(frames [][]byte) {
 	if len(frames) == 0 {
 		return
@@ -350,12 +378,13 @@ func (p *pubSocket) send(frames [][]byte) {
 	// Those with room first, so that nobody waits for a full one.
 	var full []*subscriber
 	for _, s := range subs {
-		if s.wants(frames[0]) && !p.enqueue(s, m, false) {
+		if s.wants(frames[0]) && !p.enqueue(s, m, time.Time{}) {
 			full = append(full, s)
 		}
 	}
+	deadline := time.Now().Add(pubPatience + time.Duration(float64(m.size)/minSubRate*float64(time.Second)))
 	for _, s := range full {
-		p.enqueue(s, m, true)
+		p.enqueue(s, m, deadline)
 	}
 }
 
@@ -382,8 +411,7 @@ func (p *pubSocket) close() error {
 // stall: each piece of at most 256 KiB gets a fresh write deadline.
 type stallConn struct {
 	net.Conn
-	stall    time.Duration
-	progress func() // called after each piece written; may be nil
+	stall time.Duration
 }
 
 const stallPiece = 256 << 10
@@ -404,9 +432,6 @@ func (c *stallConn) Write(b []byte) (int, error) {
 				err = fmt.Errorf("no bytes accepted for %v: %w", c.stall, err)
 			}
 			return n, err
-		}
-		if c.progress != nil {
-			c.progress()
 		}
 	}
 	return n, nil

@@ -37,23 +37,3 @@ func roomFor(c net.Conn, n int) bool {
 	})
 	return room
 }
-
-// sendQueued returns the bytes in c's kernel send queue (TIOCOUTQ): when it
-// goes down, the peer is reading.
-func sendQueued(c net.Conn) (int, bool) {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return 0, false
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
-		return 0, false
-	}
-	var queued int32
-	ok = false
-	rc.Control(func(fd uintptr) {
-		_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCOUTQ, uintptr(unsafe.Pointer(&queued)))
-		ok = errno == 0
-	})
-	return int(queued), ok
-}

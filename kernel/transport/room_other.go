@@ -7,6 +7,3 @@ import "net"
 // roomFor says no where the send queue cannot be asked: the subscriber's
 // writer goroutine sends every message.
 func roomFor(c net.Conn, n int) bool { return false }
-
-// sendQueued is not known here.
-func sendQueued(c net.Conn) (int, bool) { return 0, false }
