@@ -104,6 +104,12 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		}
 		ps = append(ps, p)
 	}
+	if name != "gocl" {
+		if err := e.checkLost(name, ps); err != nil { // replay.go
+			return Result{Err: err}
+		}
+		e.noteDeclared(name, ps)
+	}
 	var cross celltypes.Cell
 	var helpers *parsed
 	e.showType = -1

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // crashLog keeps the tail of the engine's own stderr: the Go runtime's
@@ -331,4 +333,22 @@ func bytesText(n int64) string {
 		return strconv.FormatInt(n/kib, 10) + " KiB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// noteCommCrash tells the next cell that the engine process died while it
+// ran a widget callback (a comm message from the front end): the error of a
+// comm message goes out with that message as its parent, which front ends
+// show in no cell, so the user would see a dead dashboard and nothing else.
+func (s *Supervisor) noteCommCrash(res cellio.Result) {
+	if res.Err == nil || res.Err.Name != "EngineCrash" {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("gocl: a widget callback crashed the engine process: " + res.Err.Value + "\n")
+	if len(res.Err.Traceback) > 1 {
+		b.WriteString(strings.Join(res.Err.Traceback[1:], "\n") + "\n")
+	}
+	s.mu.Lock()
+	s.note += b.String()
+	s.mu.Unlock()
 }

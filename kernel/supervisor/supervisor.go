@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -73,8 +72,12 @@ type Supervisor struct {
 	lastInterrupt time.Time // of the previous interrupt
 	note          string    // printed on the stderr of the next cell
 	lastComm      commSink  // the last sink that carried comm messages
-	decls         []string  // declarations of the cells that ran, in order
-	declNames     []string  // the funcs and types among them
+	// records are what the cells that ran declared, in order (decls.go);
+	// failed the records a replay could not make, by recordKey; lastCell
+	// the highest engine cell number seen.
+	records  []cellio.Declared
+	failed   map[string]string
+	lastCell int
 }
 
 // New starts an engine process and waits until it is ready.
@@ -164,11 +167,13 @@ func (s *Supervisor) replace(old *proc, why string) {
 }
 
 // restartInto stops old, starts a fresh engine, declares the earlier cells'
-// funcs and types in it, and closes starting once it serves (or failed).
+// declarations in it (never their statements, main or init), and closes
+// starting once it serves (or failed).
 func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) {
 	s.mu.Lock()
 	s.blocked = false
-	decls := append([]string(nil), s.decls...)
+	plan := planReplay(s.records, s.failed)
+	next := s.lastCell + 2 // past the cell that crashed
 	s.mu.Unlock()
 	if old != nil {
 		go old.stop(0)
@@ -176,13 +181,30 @@ func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) 
 	go func() {
 		t0 := time.Now()
 		p, err := s.start()
-		var failed []string
-		if err == nil && len(decls) > 0 {
-			var r enginewire.DeclareReply
-			if derr := p.call(enginewire.OpDeclare, enginewire.DeclareBody{Sources: decls}, &r); derr != nil {
-				failed = append(failed, derr.Error())
+		var note string
+		if err == nil && (len(plan.decls) > 0 || len(plan.lost) > 0) {
+			failed, derr := s.declare(p, plan, next)
+			if derr != nil {
+				// Declaring them again killed or wedged the fresh engine
+				// (a compiled cell's plugin?): a bare one then, with every
+				// earlier name lost rather than a session that fails.
+				p.kill()
+				<-p.exited
+				p.close()
+				for _, d := range plan.decls {
+					for _, n := range d.Names {
+						plan.lost[n] = "lost in the crash of " + cellLabel(d.Cell) + "; run that cell again (declaring it again failed: " + derr.Error() + ")"
+					}
+				}
+				plan.decls = nil
+				if p, err = s.start(); err == nil {
+					_, _ = s.declare(p, plan, next)
+				}
+				note = "gocl: the earlier cells' declarations could not be made again in a fresh engine (" + derr.Error() +
+					"); every earlier name is lost until its cell runs again.\n"
+			} else {
+				note = replayNote(failed)
 			}
-			failed = append(failed, r.Failed...)
 		}
 		s.mu.Lock()
 		if s.closed && p != nil {
@@ -192,9 +214,7 @@ func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) 
 			return
 		}
 		s.p, s.startErr = p, err
-		if len(failed) > 0 {
-			s.note += "gocl: these declarations could not be made again in the fresh engine: " + strings.Join(failed, "; ") + "\n"
-		}
+		s.note += note
 		close(starting)
 		s.mu.Unlock()
 		if s.cfg.Log != nil {
