@@ -171,6 +171,7 @@ func TestCrashGivesNoWrongAnswers(t *testing.T) {
 	k := startKernel(t)
 	for _, c := range []string{
 		"func kept(a int) int { return a * 3 }",
+		"import m \"math\"\nimport \"unsafe\"",
 		"name := \"Ada\"\nfunc Name() string { return name }",
 		"primes := []int{2, 3, 5}\nfunc First() int { return primes[0] }",
 		"const scale = 2",
@@ -191,6 +192,9 @@ func TestCrashGivesNoWrongAnswers(t *testing.T) {
 	k.crash()
 	if got := k.result("kept(14)"); got != "42" {
 		t.Errorf("kept(14) after the crash = %s, want 42", got)
+	}
+	if got := k.result("fmt.Sprint(m.Sqrt(16), unsafe.Sizeof(int32(0)))"); got != `"4 4"` {
+		t.Errorf("the cells' imports after the crash: %s", got)
 	}
 	for code := range before {
 		got := k.refused(code)
@@ -267,4 +271,38 @@ func TestCompiledCellSurvivesACrash(t *testing.T) {
 	// crash as after a restart: the cached plugin's package was built in
 	// another build directory, so Go's plugin loader refuses the new
 	// build's copy of it (kernel/compiled; see the report of branch crash).
+}
+
+// TestSegfaultsAlwaysExplained crashes the engine again and again, with a
+// wild write from Go code through unsafe and with an OpenCL kernel whose
+// work-groups all write out of bounds at once (PoCL runs them on several
+// threads, which fault together): every time the cell names the signal and,
+// for C code, the library, and the next cell is served.
+func TestSegfaultsAlwaysExplained(t *testing.T) {
+	k := startKernel(t)
+	k.result("import \"unsafe\"\n1")
+	cells := []struct{ code, want string }{
+		{"p := (*int)(unsafe.Pointer(uintptr(0xdead0000)))\n*p = 1", "SIGSEGV"},
+		{`ctx := cl.CreateSomeContext()
+q := cl.NewQueue(ctx)
+buf := cl.NewBufferSize(ctx, cl.ReadWrite, 16)
+prog := cl.BuildProgram(ctx, "__kernel void k(__global int *x) { x[get_global_id(0) * 1000000000L + 4000000000L] = 1; }", "")
+kk := prog.Kernel("k")
+kk.SetArgs(buf)
+cl.EnqueueKernel(q, kk, []int{256}, nil).Wait()`, "SIGSEGV in /"},
+	}
+	for i := 0; i < 12; i++ {
+		c := cells[min(i%4, 1)] // one wild write, three kernels
+		rep, outs := k.executeWithin(c.code, 60*time.Second)
+		if rep == nil {
+			t.Fatalf("crash %d: no reply", i)
+		}
+		ev := fmt.Sprint(rep["evalue"])
+		if rep["ename"] != "EngineCrash" || !strings.Contains(ev, c.want) || strings.Contains(ev, "gocl-fault") {
+			t.Errorf("crash %d: %s: %s\nwant %q in it (stderr %q)", i, rep["ename"], ev, c.want, stream(t, outs, "stderr"))
+		}
+		if rep, outs := k.executeWithin("1 + 1", 30*time.Second); rep == nil || rep["status"] != "ok" {
+			t.Fatalf("crash %d: the next cell was not served: %v %v", i, rep, outs)
+		}
+	}
 }

@@ -229,6 +229,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 			if err := e.runImports(ctx, name, p); err != nil {
 				return Result{Err: err}
 			}
+			e.replay.commit(p) // replay.go: imports take effect here
 		case kindDecl:
 			if len(p.file.Decls) == 0 {
 				continue

@@ -328,6 +328,9 @@ func splitCrashReport(s string) (output, report string) {
 			best = i
 		}
 	}
+	if m := assertLine.FindStringIndex(s); m != nil && m[0] < best { // crash.go
+		best = m[0]
+	}
 	return s[:best], s[best:]
 }
 
