@@ -9,7 +9,9 @@
 // concurrent map writes, an allocation beyond the memory limit, kill -9),
 // that cell ends with one error that says what killed it, with the Go
 // runtime's report as evidence; a fresh engine starts at once and declares
-// again the funcs and types of earlier cells. Two interrupts within a few
+// again the declarations of earlier cells that it can make exactly (never a
+// statement, a main or an init), and refuses the names it lost, saying
+// which cell to run again (decls.go). Two interrupts within a few
 // seconds while a statement is stuck in a compiled call replace the engine.
 package supervisor
 
