@@ -381,7 +381,7 @@ func (e *Engine) Declare(ctx context.Context, decls []cellio.Declared, lost map[
 	}
 	for _, f := range failed {
 		for _, n := range f.Names {
-			e.replay.lost[n] = fmt.Sprintf("%s could not be declared again after the engine process died: %s; run that cell again",
+			e.replay.lost[n] = fmt.Sprintf("lost in the crash of %s; run that cell again (it could not be declared again: %s)",
 				cellLabel(f.Cell), f.Lost)
 		}
 	}
