@@ -88,7 +88,9 @@ func declaredIn(cell string, p *parsed, fset *token.FileSet) []cellio.Declared {
 		if kind != "var" && kind != "main" {
 			pos := fset.Position(n.Pos())
 			d.Text, d.Line, d.Col = p.text(n), pos.Line, pos.Column
-			d.Uses = usesOf(n, top, names)
+			if kind != "import" {
+				d.Uses = usesOf(n, top, names)
+			}
 		}
 		out = append(out, d)
 	}
@@ -433,9 +435,15 @@ func layout(ds []cellio.Declared) string {
 	var b strings.Builder
 	line, col := 1, 1
 	for _, d := range ds {
-		if d.Line < line || (d.Line == line && d.Col < col) {
+		switch {
+		case d.Line < line || (d.Line == line && d.Col <= col):
 			b.WriteString("\n")
 			line, col = line+1, 1
+		case d.Line == line && col > 1:
+			// Two declarations on one line, which had a semicolon
+			// between them.
+			b.WriteByte(';')
+			col++
 		}
 		for ; line < d.Line; line++ {
 			b.WriteByte('\n')
