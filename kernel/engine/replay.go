@@ -341,6 +341,17 @@ func (e *Engine) checkLost(cell string, ps []*parsed) *CellError {
 				}
 				ast.Inspect(m.Value, visit)
 				return false
+			case *ast.ImportSpec:
+				return false
+			case *ast.FuncDecl: // a method's name is no use of a global
+				if m.Recv != nil {
+					ast.Inspect(m.Recv, visit)
+				}
+				ast.Inspect(m.Type, visit)
+				if m.Body != nil {
+					ast.Inspect(m.Body, visit)
+				}
+				return false
 			case *ast.Ident:
 				if m.Obj == nil && !own[m.Name] && lost[m.Name] != "" {
 					found = m

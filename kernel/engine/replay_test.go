@@ -55,6 +55,8 @@ func TestDeclaredNamesUsesAndLost(t *testing.T) {
 	if err := fails(t, fresh, "F()"); !strings.Contains(err.Value, "undefined: F (it uses n, lost in the crash of cell #1") {
 		t.Errorf("a lost name used: %v", err)
 	}
+	// A method, a field or an import named like a lost name is no use.
+	ok(t, fresh, "type Q struct{ F int }\nfunc (Q) F2() {}\nfunc (Q) n() int { return 1 }\nimport n2 \"math\"\n_ = Q{F: 1}.n() + int(n2.Sqrt(4))")
 	if got, _ := ok(t, fresh, "n := 4\nn"); got != "4" {
 		t.Errorf("a lost name declared again: %s", got)
 	}
