@@ -134,6 +134,15 @@ wg.Wait()`, before: "racing", want: []string{"concurrent map writes", "sync.Mute
 		before: "asking", want: []string{"out of memory", "memory limit"}},
 	{name: "30 GB under a 2 GB limit", env: []string{"GOCL_MEMORY_LIMIT=2GB"},
 		cell: "b := make([]byte, 30<<30)\nfor i := range b { b[i] = 1 }", want: []string{"out of memory", "2 GiB", "GOCL_MEMORY_LIMIT"}},
+	{name: "PoCL buffers beyond a 2 GB limit", env: []string{"GOCL_MEMORY_LIMIT=2GB"}, cell: `ctx := cl.CreateSomeContext()
+q := cl.NewQueue(ctx)
+var bufs []*cl.Buffer
+fmt.Println("filling")
+for i := 0; i < 12; i++ {
+	b := cl.NewBufferSize(ctx, cl.ReadWrite, 256<<20)
+	cl.EnqueueFill(q, b, float32(1)).Wait()
+	bufs = append(bufs, b)
+}`, before: "filling", want: []string{"SIGABRT", "allocation", "memory limit of 2 GiB", "GOCL_MEMORY_LIMIT"}},
 	{name: "panic in a net/http goroutine", cell: `import ("io"; "net/http"; "net/http/httptest")
 type bad struct{}
 func (bad) Read(p []byte) (int, error) { panic("reader exploded") }

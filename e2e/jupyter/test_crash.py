@@ -125,6 +125,39 @@ class CrashTest(unittest.TestCase):
         self.assertEqual(c["status"], "ok", c)
         self.assertIn("still blocked", "".join(o["content"].get("text", "") for o in outs if o["msg_type"] == "stream"))
 
+    def test_crash_loses_names_instead_of_answering_wrong(self):
+        self.run_cell('name := "Ada"\nfunc Name() string { return name }\nfunc Shout(s string) string { return s + "!" }')
+        c, _ = self.run_cell("var mu sync.Mutex\nmu.Unlock()")
+        self.assertEqual(c["ename"], "EngineCrash", c)
+        c, outs = self.run_cell('Shout("hi")')
+        self.assertEqual([o["content"]["data"]["text/plain"] for o in outs if o["msg_type"] == "execute_result"], ['"hi!"'])
+        c, _ = self.run_cell("Name()")
+        self.assertEqual(c["status"], "error", c)
+        self.assertIn("it uses name, lost in the crash of cell #1; run that cell again", c["evalue"])
+
+    def test_crash_in_a_widget_callback_is_told_to_the_next_cell(self):
+        _, outs = self.run_cell('s := widgets.NewIntSlider("n", 0, 10, 1)\n'
+                                "s.OnChange(func(v int) { var mu sync.Mutex; mu.Unlock() })\nwidgets.Show(s)")
+        slider = [o["content"]["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] for o in outs
+                  if o["msg_type"] == "display_data" and o["content"]["data"].get("text/plain", "").startswith("IntSlider")]
+        self.assertEqual(len(slider), 1, outs)
+        msg = self.kc.session.msg("comm_msg", {"comm_id": slider[0], "data": {
+            "method": "update", "state": {"value": 5}, "buffer_paths": []}})
+        self.kc.shell_channel.send(msg)
+        deadline = time.time() + 30
+        while time.time() < deadline:  # the callback's idle status
+            m = self.kc.get_iopub_msg(timeout=30)
+            if (m["parent_header"].get("msg_id") == msg["header"]["msg_id"] and m["msg_type"] == "status"
+                    and m["content"]["execution_state"] == "idle"):
+                break
+        c, outs = self.run_cell("1 + 1")
+        self.assertEqual(c["status"], "ok", c)
+        err = "".join(o["content"]["text"] for o in outs if o["msg_type"] == "stream" and o["content"]["name"] == "stderr")
+        self.assertIn("widget callback crashed the engine", err)
+        # The runtime's headline, or (when a dying runtime's headline is
+        # lost among its pipes) the cause told by its trace.
+        self.assertTrue("unlock of unlocked mutex" in err or "misuse of package sync" in err, err)
+
 
 def tearDownModule():
     goclenv.teardown()

@@ -81,10 +81,15 @@ func (e *Engine) executeCompiled(ctx context.Context, code string, sink Sink, na
 	}
 
 	names := make([]string, len(l.Decls))
+	var vars []string
 	for i, d := range l.Decls {
 		names[i] = d.Name
+		if d.Kind == "var" {
+			vars = append(vars, d.Name)
+		}
 	}
 	e.noteCompiledVars(l.Symbols, names)
+	e.noteCompiled(name, code, names, vars) // replay.go
 
 	var replaced []string
 	e.state.Lock()

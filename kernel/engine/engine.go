@@ -78,6 +78,8 @@ type Engine struct {
 	// shows, when compiled fmt would print it wrong; else -1.
 	showType int
 
+	replay replayLog // declarations for a replay after a crash, and names one lost (replay.go)
+
 	trace   traceLog
 	result  atomic.Pointer[display.Bundle] // set by the show helper
 	current atomic.Pointer[string]         // name of the running (or last) cell
@@ -274,6 +276,7 @@ func (e *Engine) Execute(ctx context.Context, code string, sink Sink) Result {
 	}
 	e.cellSeq++
 	name := fmt.Sprintf("cell%d", e.cellSeq)
+	e.replay.begin(name)
 	if compiled.IsCompiled(code) { // a //gocl:compile cell: see compiled.go
 		return e.executeCompiled(ctx, code, sink, name)
 	}

@@ -105,6 +105,12 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		}
 		ps = append(ps, p)
 	}
+	if name != "gocl" {
+		if err := e.checkLost(name, ps); err != nil { // replay.go
+			return Result{Err: err}
+		}
+		e.noteDeclared(name, ps)
+	}
 	var cross celltypes.Cell
 	var helpers *parsed
 	e.showType = -1
@@ -224,6 +230,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 			if err := e.runImports(ctx, name, p); err != nil {
 				return Result{Err: err}
 			}
+			e.replay.commit(p) // replay.go: imports take effect here
 		case kindDecl:
 			if len(p.file.Decls) == 0 {
 				continue

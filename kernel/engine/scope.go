@@ -72,6 +72,7 @@ func (e *Engine) Scope() Scope {
 
 // recordDecls notes the names a chunk declared, after it ran.
 func (e *Engine) recordDecls(p *parsed) {
+	e.replay.commit(p)
 	e.state.Lock()
 	defer e.state.Unlock()
 	if p.body != nil {

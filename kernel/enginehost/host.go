@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"sync"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellio"
@@ -221,6 +220,9 @@ func (h *Host) execute(ctx context.Context, c *Call) (any, error) {
 	engine.RenewStdio() // a cell that closed os.Stdout gets a fresh one next
 	res := h.eng.Execute(ctx, b.Code, sink)
 	reply := enginewire.ExecuteReply{Result: res}
+	if d, ok := h.eng.(Declarer); ok {
+		reply.Cell, reply.Declared = d.TakeDeclared()
+	}
 	if canBlock {
 		reply.Blocked = h.stuck()
 	}
@@ -287,28 +289,27 @@ func (h *Host) isComplete(_ context.Context, c *Call) (any, error) {
 	return enginewire.IsCompleteReply{Status: status, Indent: indent}, nil
 }
 
-// declare runs declarations again in a fresh engine, after a crash. Their
-// output, if any, is dropped: declarations print nothing.
+// Declarer is the optional part of an Engine that reports what each cell
+// declared and declares it again in a fresh engine after a crash
+// (*engine.Engine provides it).
+type Declarer interface {
+	TakeDeclared() (cell string, declared []cellio.Declared)
+	Declare(ctx context.Context, decls []cellio.Declared, lost map[string]string, next int) []cellio.Declared
+}
+
+// declare makes declarations again in a fresh engine, after a crash: never
+// statements, main or init (the supervisor sends none, and the engine
+// runs none).
 func (h *Host) declare(ctx context.Context, c *Call) (any, error) {
 	var b enginewire.DeclareBody
 	if err := enginewire.Decode(enginewire.OpDeclare, c.Body, &b); err != nil {
 		return nil, err
 	}
-	var reply enginewire.DeclareReply
-	for _, src := range b.Sources {
-		if res := h.eng.Execute(ctx, src, discard{}); res.Err != nil {
-			reply.Failed = append(reply.Failed, firstLine(src)+": "+res.Err.Error())
-		}
+	d, ok := h.eng.(Declarer)
+	if !ok {
+		return nil, errors.New("this engine cannot declare earlier cells again")
 	}
-	return reply, nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
+	return enginewire.DeclareReply{Failed: d.Declare(ctx, b.Decls, b.Lost, b.NextCell)}, nil
 }
 
 // sink sends a cell's emissions to the supervisor as events.
@@ -352,9 +353,3 @@ func (s *sink) Input(prompt string, password bool) (string, error) {
 		return r.Value, nil
 	}
 }
-
-type discard struct{}
-
-func (discard) Stream(string, string)              {}
-func (discard) Display(cellio.Message)             {}
-func (discard) Input(string, bool) (string, error) { return "", cellio.ErrNoStdin }

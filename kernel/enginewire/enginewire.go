@@ -77,6 +77,10 @@ type ExecuteReply struct {
 	// Blocked says a statement of this or an earlier interrupted cell is
 	// still inside a compiled call.
 	Blocked bool `json:"blocked,omitempty"`
+	// Cell is the engine's name of the cell ("cell3"), and Declared what
+	// it declared, for a replay after a crash.
+	Cell     string            `json:"cell,omitempty"`
+	Declared []cellio.Declared `json:"declared,omitempty"`
 }
 
 // BlockedReply says whether a statement of an interrupted cell is still
@@ -134,15 +138,22 @@ type IsCompleteReply struct {
 	Indent string `json:"indent,omitempty"`
 }
 
-// DeclareBody holds declarations (funcs, types, imports: never statements)
-// to run in a fresh engine, one source per earlier cell.
+// DeclareBody is what a fresh engine declares again after the engine
+// process died: declarations (imports, consts, types, funcs, methods and
+// compiled cells: never statements, main or init), in the order the cells
+// made them; the names that were lost, each with the words a cell that
+// uses one gets; and the engine's next cell number, so that cell names
+// stay unique across engines.
 type DeclareBody struct {
-	Sources []string `json:"sources"`
+	Decls    []cellio.Declared `json:"decls,omitempty"`
+	Lost     map[string]string `json:"lost,omitempty"`
+	NextCell int               `json:"next_cell,omitempty"`
 }
 
-// DeclareReply says which of DeclareBody's sources failed to declare again.
+// DeclareReply lists the declarations that failed to be made again, each
+// with its error in Lost.
 type DeclareReply struct {
-	Failed []string `json:"failed,omitempty"`
+	Failed []cellio.Declared `json:"failed,omitempty"`
 }
 
 // CommInfoBody is a comm_info_request.

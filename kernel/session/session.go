@@ -12,6 +12,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/assist"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/symbols"
 )
@@ -71,6 +72,21 @@ func (k *Session) Execute(ctx context.Context, code string, sink engine.Sink) en
 		k.mu.Unlock()
 	}
 	return res
+}
+
+// Declare makes earlier cells' declarations again in this fresh engine
+// after the engine process died (engine.Declare), and remembers their
+// sources, as Execute does, so that completion and inspection know them.
+func (k *Session) Declare(ctx context.Context, decls []cellio.Declared, lost map[string]string, next int) []cellio.Declared {
+	failed := k.Engine.Declare(ctx, decls, lost, next)
+	k.mu.Lock()
+	for _, d := range decls {
+		if d.Kind != "compiled" {
+			k.sources = append(k.sources, d.Text)
+		}
+	}
+	k.mu.Unlock()
+	return failed
 }
 
 // Complete answers complete_request.

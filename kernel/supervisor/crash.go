@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // crashLog keeps the tail of the engine's own stderr: the Go runtime's
@@ -61,6 +63,11 @@ var (
 	signalLine = regexp.MustCompile(`\[signal (SIG[A-Z]+)[^\]]* addr=(0x[0-9a-f]+)[^\]]* pc=(0x[0-9a-f]+)\]`)
 	sigPCLine  = regexp.MustCompile(`(?m)^(SIG[A-Z]+): [^\n]*\nPC=(0x[0-9a-f]+)`)
 	oomBlock   = regexp.MustCompile(`runtime: out of memory: cannot allocate (\d+)-byte block`)
+	// assertLine is C's assert(3) failing, which aborts the process.
+	assertLine = regexp.MustCompile("(?m)^[^\n]*: Assertion `[^\n]*' failed\\.$")
+	// allocFailed are the words of C code whose allocation failed.
+	allocFailed = regexp.MustCompile(`(?i)out of (host )?memory|cannot allocate|bad_alloc|OUT_OF_HOST_MEMORY|` +
+		`MEM_OBJECT_ALLOCATION_FAILURE|failed to allocate|allocation failed|(mem|ptr|buf|data)[a-z_>.-]* != NULL`)
 )
 
 // explain turns a crash into the cell's one error: what killed the engine,
@@ -131,8 +138,15 @@ func (c crash) explain() (name, value string, evidence []string) {
 			return "EngineCrash", v, trace(start)
 		case head == "fault" || strings.Contains(head, "unexpected fault address"):
 			v := "fatal error: " + head
-			if m := signalLine.FindStringSubmatch(strings.Join(lines[i:min(len(lines), i+3)], "\n")); m != nil {
+			m := signalLine.FindStringSubmatch(strings.Join(lines[i:min(len(lines), i+3)], "\n"))
+			if m == nil {
+				// Its signal line went to another pipe than the headline.
+				m = signalLine.FindStringSubmatch(rep)
+			}
+			if m != nil {
 				v += " (" + m[1] + " at address " + m[2] + ")"
+			} else {
+				v += " (SIGSEGV or SIGBUS)"
 			}
 			return "EngineCrash", v + ": Go code used memory that is not mapped any more, e.g. a view (Bytes, Float32s...) " +
 				"of a closed cl.PinnedHost or an unmapped cl.Mapping; drop views when you close", trace(start)
@@ -193,6 +207,8 @@ func (c crash) explain() (name, value string, evidence []string) {
 			case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
 				return "EngineCrash", "the engine process was killed by SIGKILL: from outside (kill -9), or by the system's " +
 					"out-of-memory killer (see dmesg)", nil
+			case ws.Signaled() && ws.Signal() == syscall.SIGABRT:
+				return c.abort()
 			case ws.Signaled():
 				return "EngineCrash", fmt.Sprintf("the engine process died of %s in C code, which left no report "+
 					"(an OpenCL kernel, a driver or a C library)", signalName(ws.Signal())), nil
@@ -206,6 +222,31 @@ func (c crash) explain() (name, value string, evidence []string) {
 		}
 	}
 	return "EngineCrash", "the engine process died", trace(max(0, len(lines)-14))
+}
+
+// abort explains a process that C code aborted (SIGABRT): with the failed
+// assertion when C's assert printed one, and with the memory limit when
+// what it says is an allocation that failed, as a driver's (PoCL's) does
+// when the engine's data segment reached GOCL_MEMORY_LIMIT.
+func (c crash) abort() (string, string, []string) {
+	var evidence []string
+	v := "SIGABRT (abort) in C code (an OpenCL kernel, a driver or a C library)"
+	if m := assertLine.FindString(c.report); m != "" {
+		v = "SIGABRT: an assertion of C code failed (an OpenCL driver or a C library)"
+		evidence = append(evidence, m)
+	} else {
+		v += ", e.g. a corrupted C heap; it left no report"
+	}
+	if allocFailed.MatchString(c.report) {
+		v += ": an allocation of C code failed"
+		if c.limit > 0 {
+			v += fmt.Sprintf(", most likely at the engine's memory limit of %s (GOCL_MEMORY_LIMIT: raise it, or use less memory "+
+				"at once, e.g. release buffers you no longer need)", bytesText(c.limit))
+		}
+	} else if c.limit > 0 {
+		v += fmt.Sprintf(" (if it ran out of memory: the engine's memory limit is %s; set GOCL_MEMORY_LIMIT to change it)", bytesText(c.limit))
+	}
+	return "EngineCrash", v, evidence
 }
 
 // fault explains the line of kernel/enginehost/faultname: the signal, the
@@ -331,4 +372,22 @@ func bytesText(n int64) string {
 		return strconv.FormatInt(n/kib, 10) + " KiB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// noteCommCrash tells the next cell that the engine process died while it
+// ran a widget callback (a comm message from the front end): the error of a
+// comm message goes out with that message as its parent, which front ends
+// show in no cell, so the user would see a dead dashboard and nothing else.
+func (s *Supervisor) noteCommCrash(res cellio.Result) {
+	if res.Err == nil || res.Err.Name != "EngineCrash" {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("gocl: a widget callback crashed the engine process: " + res.Err.Value + "\n")
+	if len(res.Err.Traceback) > 1 {
+		b.WriteString(strings.Join(res.Err.Traceback[1:], "\n") + "\n")
+	}
+	s.mu.Lock()
+	s.note += b.String()
+	s.mu.Unlock()
 }

@@ -84,3 +84,32 @@ func TestCutAgainstFindsAReportThatLostItsHead(t *testing.T) {
 		t.Errorf("cut of output = %q, %q", out, rest)
 	}
 }
+
+func TestAbortNamesTheMemoryLimit(t *testing.T) {
+	pocl := "gocl: ./lib/CL/pocl_util.c:789: pocl_create_migration_commands: Assertion `p->mem_ptr != NULL' failed.\n"
+	for _, c := range []struct {
+		name, report string
+		limit        int64
+		want, not    []string
+	}{
+		{"PoCL under a limit", pocl, 2 << 30, []string{"SIGABRT", "assertion", "allocation", "memory limit of 2 GiB", "GOCL_MEMORY_LIMIT", "mem_ptr != NULL"}, []string{"corrupted"}},
+		{"PoCL, no limit", pocl, 0, []string{"SIGABRT", "allocation"}, []string{"GOCL_MEMORY_LIMIT"}},
+		{"no report", "", 2 << 30, []string{"SIGABRT", "corrupted C heap", "memory limit is 2 GiB"}, []string{"allocation of"}},
+	} {
+		_, value, evidence := crash{report: c.report, limit: c.limit}.abort()
+		text := value + "\n" + strings.Join(evidence, "\n")
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q lacks %q", c.name, text, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(text, w) {
+				t.Errorf("%s: %q has %q", c.name, text, w)
+			}
+		}
+	}
+	if out, rep := splitCrashReport("buffer 6\n" + pocl); out != "buffer 6\n" || rep != pocl {
+		t.Errorf("splitCrashReport keeps the assertion as output: %q, %q", out, rep)
+	}
+}

@@ -12,15 +12,11 @@ import (
 
 // Execute runs one cell in the engine process.
 func (s *Supervisor) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
-	return s.run(ctx, enginewire.OpExecute, enginewire.ExecuteBody{Code: code, AllowStdin: true}, sink, func(r cellio.Result) {
-		if r.Err == nil || !isCompileError(r.Err) {
-			if d, names := declarations(code); d != "" {
-				s.mu.Lock()
-				s.decls = append(s.decls, d)
-				s.declNames = appendNew(s.declNames, names...)
-				s.mu.Unlock()
-			}
-		}
+	return s.run(ctx, enginewire.OpExecute, enginewire.ExecuteBody{Code: code, AllowStdin: true}, sink, func(r enginewire.ExecuteReply) {
+		s.mu.Lock()
+		s.records = append(s.records, r.Declared...)
+		s.lastCell = max(s.lastCell, cellNumber(r.Cell))
+		s.mu.Unlock()
 	})
 }
 
@@ -46,9 +42,12 @@ func (s *Supervisor) CommInfo(target string) map[string]string {
 type commSink interface{ Comm(comm.Message) }
 
 // run sends a request that runs cell code (a cell, a comm handler) and
-// serves its events until it ends or the engine dies; done sees the result
-// of a request that ended.
-func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.Sink, done func(cellio.Result)) cellio.Result {
+// serves its events until it ends or the engine dies; done sees the reply
+// to a request that ended.
+func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.Sink, done func(enginewire.ExecuteReply)) (res cellio.Result) {
+	if op == enginewire.OpComm {
+		defer func() { s.noteCommCrash(res) }() // crash.go
+	}
 	var p *proc
 	for p == nil {
 		q, err := s.engine()
@@ -63,8 +62,12 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 		}
 		s.mu.Unlock()
 	}
-	if note := s.takeNote(); note != "" {
-		sink.Stream("stderr", note)
+	if op == enginewire.OpExecute {
+		// Notes are for a cell, where the user looks, never a comm
+		// message's output, which front ends show nowhere.
+		if note := s.takeNote(); note != "" {
+			sink.Stream("stderr", note)
+		}
 	}
 	defer func() {
 		s.mu.Lock()
@@ -157,7 +160,7 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 				s.setBlocked(r.Blocked)
 				s.mu.Unlock()
 				if done != nil {
-					done(r.Result)
+					done(r)
 				}
 				return r.Result
 			case enginewire.EvComm:
@@ -192,22 +195,6 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 	}
 }
 
-func appendNew(list []string, names ...string) []string {
-	for _, n := range names {
-		found := false
-		for _, m := range list {
-			if m == n {
-				found = true
-				break
-			}
-		}
-		if !found {
-			list = append(list, n)
-		}
-	}
-	return list
-}
-
 // isCompileError says whether a cell failed before it ran, so that it
 // declared nothing.
 func isCompileError(e *cellio.CellError) bool {
@@ -232,7 +219,7 @@ func (s *Supervisor) died(p *proc, sink cellio.Sink, held string) cellio.Result 
 	}
 	s.mu.Lock()
 	closed := s.closed
-	names := append([]string(nil), s.declNames...)
+	plan := planReplay(s.records, s.failed)
 	s.mu.Unlock()
 	if !closed {
 		s.replace(p, "the engine died")
@@ -244,11 +231,11 @@ func (s *Supervisor) died(p *proc, sink cellio.Sink, held string) cellio.Result 
 		return errorResult("Restarted", "the kernel was restarted while this cell ran; its engine process was stopped", nil)
 	case killedByInterrupt:
 		return errorResult("Interrupted", "a statement was stuck in a compiled call, so a second interrupt replaced the engine process; "+
-			lostValues(names), nil)
+			lostValues(plan), nil)
 	}
 	name, value, evidence := c.explain()
 	value = "the engine process died: " + value
-	return errorResult(name, value, append(evidence, "", lostValues(names)))
+	return errorResult(name, value, append(evidence, "", lostValues(plan)))
 }
 
 // postMortem waits for a dead (or dying) engine process to be reaped and
@@ -306,18 +293,23 @@ func (s *Supervisor) watch(p *proc) {
 	c, out, errText := s.postMortem(p, "")
 	_, value, evidence := c.explain()
 	s.mu.Lock()
-	names := append([]string(nil), s.declNames...)
+	plan := planReplay(s.records, s.failed)
 	s.note += out + errText + "gocl: the engine process died after the last cell ran (a goroutine of an earlier cell?): " +
-		value + "\n" + strings.Join(append(evidence, "", lostValues(names)), "\n") + "\n"
+		value + "\n" + strings.Join(append(evidence, "", lostValues(plan)), "\n") + "\n"
 	s.mu.Unlock()
 	s.restartInto(starting, p, "the engine died between cells")
 }
 
-func lostValues(names []string) string {
+// lostValues says what a crash lost and what the fresh engine declares
+// again.
+func lostValues(p replayPlan) string {
 	msg := "The session's values (variables, buffers, goroutines) were lost; a fresh engine runs the next cell."
-	if len(names) > 0 {
-		msg += " It declares again the funcs and types of earlier cells (" + strings.Join(names, ", ") +
-			"); re-run the cells that made data."
+	if len(p.kept) > 0 {
+		msg += " It declares again the imports, consts, types and funcs of earlier cells (" + strings.Join(p.kept, ", ") +
+			"), never their statements, main or init."
+	}
+	if lost := p.lostNames(); len(lost) > 0 {
+		msg += " Lost until their cells run again, and refused meanwhile: " + strings.Join(lost, ", ") + "."
 	} else {
 		msg += " Re-run the cells that made data."
 	}
@@ -339,6 +331,9 @@ func splitCrashReport(s string) (output, report string) {
 		if i := strings.Index(s, h); i >= 0 && (i == 0 || s[i-1] == '\n') && i < best {
 			best = i
 		}
+	}
+	if m := assertLine.FindStringIndex(s); m != nil && m[0] < best { // crash.go
+		best = m[0]
 	}
 	return s[:best], s[best:]
 }

@@ -9,7 +9,9 @@
 // concurrent map writes, an allocation beyond the memory limit, kill -9),
 // that cell ends with one error that says what killed it, with the Go
 // runtime's report as evidence; a fresh engine starts at once and declares
-// again the funcs and types of earlier cells. Two interrupts within a few
+// again the declarations of earlier cells that it can make exactly (never a
+// statement, a main or an init), and refuses the names it lost, saying
+// which cell to run again (decls.go). Two interrupts within a few
 // seconds while a statement is stuck in a compiled call replace the engine.
 package supervisor
 
@@ -20,7 +22,6 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -66,18 +67,22 @@ type Supervisor struct {
 	cfg   Config
 	limit int64
 
-	mu        sync.Mutex
-	p         *proc
-	starting  chan struct{} // closed when a replacement engine is up
-	startErr  error
-	closed    bool
-	running   bool     // an Execute is in progress
-	blocked   bool     // the engine reports a stuck interrupted statement
-	press     press    // the last interrupt that had a statement to stop (interrupt.go)
-	note      string   // printed on the stderr of the next cell
-	lastComm  commSink // the last sink that carried comm messages
-	decls     []string // declarations of the cells that ran, in order
-	declNames []string // the funcs and types among them
+	mu       sync.Mutex
+	p        *proc
+	starting chan struct{} // closed when a replacement engine is up
+	startErr error
+	closed   bool
+	running  bool     // an Execute is in progress
+	blocked  bool     // the engine reports a stuck interrupted statement
+	press    press    // the last interrupt that had a statement to stop (interrupt.go)
+	note     string   // printed on the stderr of the next cell
+	lastComm commSink // the last sink that carried comm messages
+	// records are what the cells that ran declared, in order (decls.go);
+	// failed the records a replay could not make, by recordKey; lastCell
+	// the highest engine cell number seen.
+	records  []cellio.Declared
+	failed   map[string]string
+	lastCell int
 }
 
 // New starts an engine process and waits until it is ready.
@@ -167,12 +172,14 @@ func (s *Supervisor) replace(old *proc, why string) {
 }
 
 // restartInto stops old, starts a fresh engine, declares the earlier cells'
-// funcs and types in it, and closes starting once it serves (or failed).
+// declarations in it (never their statements, main or init), and closes
+// starting once it serves (or failed).
 func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) {
 	s.mu.Lock()
 	s.blocked = false
 	s.press = press{}
-	decls := append([]string(nil), s.decls...)
+	plan := planReplay(s.records, s.failed)
+	next := s.lastCell + 2 // past the cell that crashed
 	s.mu.Unlock()
 	if old != nil {
 		go old.stop(0)
@@ -180,13 +187,30 @@ func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) 
 	go func() {
 		t0 := time.Now()
 		p, err := s.start()
-		var failed []string
-		if err == nil && len(decls) > 0 {
-			var r enginewire.DeclareReply
-			if derr := p.call(enginewire.OpDeclare, enginewire.DeclareBody{Sources: decls}, &r); derr != nil {
-				failed = append(failed, derr.Error())
+		var note string
+		if err == nil && (len(plan.decls) > 0 || len(plan.lost) > 0) {
+			failed, derr := s.declare(p, plan, next)
+			if derr != nil {
+				// Declaring them again killed or wedged the fresh engine
+				// (a compiled cell's plugin?): a bare one then, with every
+				// earlier name lost rather than a session that fails.
+				p.kill()
+				<-p.exited
+				p.close()
+				for _, d := range plan.decls {
+					for _, n := range d.Names {
+						plan.lost[n] = "lost in the crash of " + cellLabel(d.Cell) + "; run that cell again (declaring it again failed: " + derr.Error() + ")"
+					}
+				}
+				plan.decls = nil
+				if p, err = s.start(); err == nil {
+					_, _ = s.declare(p, plan, next)
+				}
+				note = "gocl: the earlier cells' declarations could not be made again in a fresh engine (" + derr.Error() +
+					"); every earlier name is lost until its cell runs again.\n"
+			} else {
+				note = replayNote(failed)
 			}
-			failed = append(failed, r.Failed...)
 		}
 		s.mu.Lock()
 		if s.closed && p != nil {
@@ -196,9 +220,7 @@ func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) 
 			return
 		}
 		s.p, s.startErr = p, err
-		if len(failed) > 0 {
-			s.note += "gocl: these declarations could not be made again in the fresh engine: " + strings.Join(failed, "; ") + "\n"
-		}
+		s.note += note
 		close(starting)
 		s.mu.Unlock()
 		if s.cfg.Log != nil {

@@ -24,13 +24,27 @@ package faultname
 #include <unistd.h>
 
 static volatile int gocl_fault_fd = 2;
+static volatile int gocl_fault_seen = 0;
 
-static void gocl_put(const char *s) {
-	ssize_t r = write(gocl_fault_fd, s, strlen(s));
-	(void)r;
+// The line is built in a buffer and written with one write(2), so that it
+// arrives whole (a pipe write below PIPE_BUF is atomic): PoCL runs a
+// kernel's work-groups on several threads, which often fault together, and
+// their pieces used to interleave into a line nobody could read.
+struct gocl_line {
+	char b[1024];
+	size_t n;
+};
+
+static void gocl_put(struct gocl_line *l, const char *s) {
+	size_t k = strlen(s);
+	if (k > sizeof l->b - 1 - l->n) {
+		k = sizeof l->b - 1 - l->n;
+	}
+	memcpy(l->b + l->n, s, k);
+	l->n += k;
 }
 
-static void gocl_hex(unsigned long v) {
+static void gocl_hex(struct gocl_line *l, unsigned long v) {
 	char b[19];
 	int i = 18;
 	b[i] = 0;
@@ -40,7 +54,7 @@ static void gocl_hex(unsigned long v) {
 	} while (v && i > 2);
 	b[--i] = 'x';
 	b[--i] = '0';
-	gocl_put(b + i);
+	gocl_put(l, b + i);
 }
 
 static const char *gocl_signame(int sig) {
@@ -54,33 +68,44 @@ static const char *gocl_signame(int sig) {
 }
 
 static void gocl_on_fault(int sig, siginfo_t *info, void *ctx) {
+	// Only the first faulting thread reports. The others return and fault
+	// again, into this handler, until the first one has written its line
+	// and set the default action, which then kills the process: a thread
+	// that died of it at once would take the line with it.
+	if (__sync_lock_test_and_set(&gocl_fault_seen, 1)) {
+		return;
+	}
 	unsigned long pc = 0;
 #if defined(__x86_64__)
 	pc = (unsigned long)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
 #elif defined(__aarch64__)
 	pc = (unsigned long)((ucontext_t *)ctx)->uc_mcontext.pc;
 #endif
-	gocl_put("gocl-fault: ");
-	gocl_put(gocl_signame(sig));
-	gocl_put(" pc=");
-	gocl_hex(pc);
-	gocl_put(" addr=");
-	gocl_hex((unsigned long)info->si_addr);
+	struct gocl_line l;
+	l.n = 0;
+	gocl_put(&l, "gocl-fault: ");
+	gocl_put(&l, gocl_signame(sig));
+	gocl_put(&l, " pc=");
+	gocl_hex(&l, pc);
+	gocl_put(&l, " addr=");
+	gocl_hex(&l, (unsigned long)info->si_addr);
 	Dl_info d;
 	if (pc && dladdr((void *)pc, &d) && d.dli_fname) {
-		gocl_put(" in ");
-		gocl_put(d.dli_fname);
+		gocl_put(&l, " in ");
+		gocl_put(&l, d.dli_fname);
 		if (d.dli_sname) {
-			gocl_put(" (");
-			gocl_put(d.dli_sname);
-			gocl_put(")");
+			gocl_put(&l, " (");
+			gocl_put(&l, d.dli_sname);
+			gocl_put(&l, ")");
 		}
 	} else {
-		gocl_put(" in code outside any library (JIT-compiled?)");
+		gocl_put(&l, " in code outside any library (JIT-compiled?)");
 	}
-	gocl_put("\n");
+	gocl_put(&l, "\n");
+	ssize_t r = write(gocl_fault_fd, l.b, l.n);
+	(void)r;
 	// Die of the signal as before: the faulting instruction runs again
-	// with the default action.
+	// with the default action once the handler returns.
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;

@@ -1,0 +1,475 @@
+// What a cell declared, for the supervisor to declare it again in a fresh
+// engine after the engine process died, and that declaring again (Declare).
+
+package engine
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
+)
+
+// replayLog is what the running cell declared, chunk by chunk as each one
+// took effect, and the names a crash lost in this engine's session.
+type replayLog struct {
+	mu       sync.Mutex
+	cell     string                        // the running (or last) cell
+	pending  map[*parsed][]cellio.Declared // made when the cell was parsed
+	declared []cellio.Declared             // of the chunks that took effect
+	lost     map[string]string             // name -> why a cell may not use it
+}
+
+// begin starts the log of the cell called name.
+func (r *replayLog) begin(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cell, r.pending, r.declared = name, nil, nil
+}
+
+// commit records the declarations of chunk p, which took effect: its
+// names are no longer lost.
+func (r *replayLog) commit(p *parsed) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.add(r.pending[p]...)
+}
+
+// add records declarations; r.mu is held.
+func (r *replayLog) add(ds ...cellio.Declared) {
+	for _, d := range ds {
+		r.declared = append(r.declared, d)
+		for _, n := range d.Names {
+			delete(r.lost, n)
+		}
+	}
+}
+
+// TakeDeclared returns the name of the last cell and what it declared, for
+// the supervisor's crash replay, and forgets them.
+func (e *Engine) TakeDeclared() (cell string, declared []cellio.Declared) {
+	e.replay.mu.Lock()
+	defer e.replay.mu.Unlock()
+	cell, declared = e.replay.cell, e.replay.declared
+	e.replay.pending, e.replay.declared = nil, nil
+	return cell, declared
+}
+
+// noteDeclared records, before any rewrite touches them, the top-level
+// declarations of each chunk of the cell called cell. They count once the
+// chunk took effect (recordDecls).
+func (e *Engine) noteDeclared(cell string, ps []*parsed) {
+	if cell == "gocl" {
+		return
+	}
+	pending := map[*parsed][]cellio.Declared{}
+	for _, p := range ps {
+		if ds := declaredIn(cell, p, e.in.FileSet()); len(ds) > 0 {
+			pending[p] = ds
+		}
+	}
+	e.replay.mu.Lock()
+	e.replay.pending = pending
+	e.replay.mu.Unlock()
+}
+
+// declaredIn lists what chunk p declares at the cell's top level.
+func declaredIn(cell string, p *parsed, fset *token.FileSet) []cellio.Declared {
+	var out []cellio.Declared
+	top := map[string]bool{} // the chunk's own top-level names, for uses
+	add := func(kind string, names []string, n ast.Node) {
+		d := cellio.Declared{Cell: cell, Kind: kind, Names: names}
+		if kind != "var" && kind != "main" {
+			pos := fset.Position(n.Pos())
+			d.Text, d.Line, d.Col = p.text(n), pos.Line, pos.Column
+			if kind != "import" {
+				d.Uses = usesOf(n, top, names)
+			}
+		}
+		out = append(out, d)
+	}
+	genDecl := func(g *ast.GenDecl) {
+		var names []string
+		for _, s := range g.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				names = append(names, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, id := range s.Names {
+					if id.Name != "_" {
+						names = append(names, id.Name)
+					}
+				}
+			}
+		}
+		if g.Tok == token.IMPORT {
+			add("import", nil, g)
+		} else if len(names) > 0 || g.Tok != token.VAR {
+			add(g.Tok.String(), names, g)
+		}
+	}
+	switch {
+	case p.file != nil:
+		for n := range p.file.Scope.Objects {
+			top[n] = true
+		}
+		for _, d := range p.file.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				genDecl(d)
+			case *ast.FuncDecl:
+				switch name := d.Name.Name; {
+				case d.Recv != nil:
+					if t := recvTypeName(d); t != "" {
+						add("method", []string{t + "." + name}, d)
+					}
+				case name == "main":
+					add("main", []string{"main"}, d)
+				case name == "init" || name == "_":
+					// init ran with its cell, and is never declared again.
+				default:
+					add("func", []string{name}, d)
+				}
+			}
+		}
+	case p.body != nil:
+		for _, st := range p.body.List {
+			for _, id := range topDeclared(st) {
+				top[id.Name] = true
+			}
+			if ds, ok := st.(*ast.DeclStmt); ok {
+				if g, ok := ds.Decl.(*ast.GenDecl); ok {
+					for _, s := range g.Specs {
+						if ts, ok := s.(*ast.TypeSpec); ok {
+							top[ts.Name.Name] = true
+						} else if vs, ok := s.(*ast.ValueSpec); ok {
+							for _, id := range vs.Names {
+								top[id.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+		for _, st := range p.body.List {
+			switch st := st.(type) {
+			case *ast.DeclStmt:
+				if g, ok := st.Decl.(*ast.GenDecl); ok {
+					genDecl(g)
+				}
+			case *ast.AssignStmt:
+				var names []string
+				for _, id := range topDeclared(st) {
+					names = append(names, id.Name)
+				}
+				if len(names) > 0 {
+					add("var", names, st)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// recvTypeName is the name of a method's receiver type: T of (t *T[K]).
+func recvTypeName(f *ast.FuncDecl) string {
+	if len(f.Recv.List) != 1 {
+		return ""
+	}
+	t := f.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.Ident:
+			return x.Name
+		}
+		return ""
+	}
+}
+
+// usesOf lists the top-level names declaration n refers to: identifiers the
+// parser did not resolve in the chunk, and those it resolved to the
+// chunk's own top-level names (top), less the names n declares itself. A
+// field, a selector's name and a composite literal's key are no uses.
+func usesOf(n ast.Node, top map[string]bool, own []string) []string {
+	seen := map[string]bool{}
+	for _, o := range own {
+		seen[o] = true
+	}
+	var uses []string
+	var visit func(ast.Node) bool
+	visit = func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.SelectorExpr:
+			ast.Inspect(m.X, visit)
+			return false
+		case *ast.KeyValueExpr:
+			if _, ok := m.Key.(*ast.Ident); !ok {
+				ast.Inspect(m.Key, visit)
+			}
+			ast.Inspect(m.Value, visit)
+			return false
+		case *ast.Field:
+			if m.Type != nil {
+				ast.Inspect(m.Type, visit)
+			}
+			return false
+		case *ast.LabeledStmt:
+			ast.Inspect(m.Stmt, visit)
+			return false
+		case *ast.BranchStmt:
+			return false
+		case *ast.FuncDecl:
+			if m.Recv != nil {
+				ast.Inspect(m.Recv, visit)
+			}
+			ast.Inspect(m.Type, visit)
+			if m.Body != nil {
+				ast.Inspect(m.Body, visit)
+			}
+			return false
+		case *ast.TypeSpec:
+			if m.TypeParams != nil {
+				ast.Inspect(m.TypeParams, visit)
+			}
+			ast.Inspect(m.Type, visit)
+			return false
+		case *ast.ValueSpec:
+			if m.Type != nil {
+				ast.Inspect(m.Type, visit)
+			}
+			for _, v := range m.Values {
+				ast.Inspect(v, visit)
+			}
+			return false
+		case *ast.Ident:
+			if (m.Obj == nil || top[m.Name]) && !seen[m.Name] && m.Name != "_" {
+				seen[m.Name] = true
+				uses = append(uses, m.Name)
+			}
+		}
+		return true
+	}
+	ast.Inspect(n, visit)
+	sort.Strings(uses)
+	return uses
+}
+
+// noteCompiled records a compiled cell: it is declared again whole, from
+// the plugin cache, unless it has package variables or an init, whose
+// values or effects a fresh load would not give back.
+func (e *Engine) noteCompiled(cell, code string, decls []string, vars []string) {
+	d := cellio.Declared{Cell: cell, Kind: "compiled", Names: decls, Text: code, Line: 1, Col: 1}
+	switch {
+	case len(vars) > 0:
+		d.Lost = fmt.Sprintf("compiled %s has package variables (%s), whose values went with the engine process",
+			cellLabel(cell), strings.Join(vars, ", "))
+	case initFunc.MatchString(code):
+		d.Lost = fmt.Sprintf("compiled %s has a func init, which is not run again", cellLabel(cell))
+	}
+	e.replay.mu.Lock()
+	defer e.replay.mu.Unlock()
+	e.replay.add(d)
+}
+
+var initFunc = regexp.MustCompile(`(?m)^\s*func\s+init\s*\(`)
+
+// checkLost refuses a cell that uses a name the engine process's crash
+// lost, saying which cell to run again, instead of "undefined" or, for a
+// func that used it, a wrong answer. The cell's own declarations of such a
+// name are no uses.
+func (e *Engine) checkLost(cell string, ps []*parsed) *CellError {
+	e.replay.mu.Lock()
+	if len(e.replay.lost) == 0 {
+		e.replay.mu.Unlock()
+		return nil
+	}
+	lost := make(map[string]string, len(e.replay.lost))
+	for n, why := range e.replay.lost {
+		lost[n] = why
+	}
+	e.replay.mu.Unlock()
+	own := map[string]bool{}
+	for _, p := range ps {
+		if p.file != nil {
+			for n := range p.file.Scope.Objects {
+				own[n] = true
+			}
+		} else if p.body != nil {
+			for _, st := range p.body.List {
+				for _, id := range topDeclared(st) {
+					own[id.Name] = true
+				}
+			}
+		}
+	}
+	for _, p := range ps {
+		root := p.node()
+		if root == nil {
+			continue
+		}
+		var found *ast.Ident
+		var visit func(ast.Node) bool
+		visit = func(m ast.Node) bool {
+			if found != nil {
+				return false
+			}
+			switch m := m.(type) {
+			case *ast.SelectorExpr:
+				ast.Inspect(m.X, visit)
+				return false
+			case *ast.KeyValueExpr:
+				if _, ok := m.Key.(*ast.Ident); !ok {
+					ast.Inspect(m.Key, visit)
+				}
+				ast.Inspect(m.Value, visit)
+				return false
+			case *ast.ImportSpec:
+				return false
+			case *ast.FuncDecl: // a method's name is no use of a global
+				if m.Recv != nil {
+					ast.Inspect(m.Recv, visit)
+				}
+				ast.Inspect(m.Type, visit)
+				if m.Body != nil {
+					ast.Inspect(m.Body, visit)
+				}
+				return false
+			case *ast.Ident:
+				if m.Obj == nil && !own[m.Name] && lost[m.Name] != "" {
+					found = m
+				}
+			}
+			return true
+		}
+		ast.Inspect(root, visit)
+		if found != nil {
+			return e.errorAt(cell, "CompileError", fmt.Sprintf("undefined: %s (%s)", found.Name, lost[found.Name]), found.Pos(), nil)
+		}
+	}
+	return nil
+}
+
+// Declare makes decls again in this fresh engine, in order, under their
+// cells' own names, after the engine process before it died; lost are the
+// names it could not keep, each with the words a cell that uses one gets;
+// next is the number of the next cell. Only declarations run: never a
+// statement, a main or an init. It returns the declarations that failed,
+// each with its error in Lost; their names are lost too.
+func (e *Engine) Declare(ctx context.Context, decls []cellio.Declared, lost map[string]string, next int) []cellio.Declared {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var failed []cellio.Declared
+	for i := 0; i < len(decls); {
+		j := i + 1
+		if decls[i].Kind != "compiled" {
+			for j < len(decls) && decls[j].Cell == decls[i].Cell && decls[j].Kind != "compiled" {
+				j++
+			}
+		}
+		failed = append(failed, e.declareGroup(ctx, decls[i:j])...)
+		i = j
+	}
+	e.replay.mu.Lock()
+	e.replay.lost = map[string]string{}
+	for n, why := range lost {
+		e.replay.lost[n] = why
+	}
+	for _, f := range failed {
+		for _, n := range f.Names {
+			e.replay.lost[n] = fmt.Sprintf("lost in the crash of %s; run that cell again (it could not be declared again: %s)",
+				cellLabel(f.Cell), f.Lost)
+		}
+	}
+	e.replay.cell, e.replay.pending, e.replay.declared = "", nil, nil
+	e.replay.mu.Unlock()
+	if next-1 > e.cellSeq {
+		e.cellSeq = next - 1
+	}
+	return failed
+}
+
+// declareGroup declares one cell's declarations, all at once (they may
+// refer to each other in any order) or, when that fails, one by one until
+// no more succeed.
+func (e *Engine) declareGroup(ctx context.Context, group []cellio.Declared) []cellio.Declared {
+	run := func(ds []cellio.Declared) *CellError {
+		if ds[0].Kind == "compiled" {
+			return e.executeCompiled(ctx, ds[0].Text, discardSink{}, ds[0].Cell).Err
+		}
+		return e.execute(ctx, layout(ds), discardSink{}, ds[0].Cell).Err
+	}
+	err := run(group)
+	if err == nil {
+		return nil
+	}
+	if len(group) == 1 {
+		group[0].Lost = err.Value
+		return group
+	}
+	left := group
+	for {
+		var again []cellio.Declared
+		for _, d := range left {
+			if err := run([]cellio.Declared{d}); err != nil {
+				d.Lost = err.Value
+				again = append(again, d)
+			}
+		}
+		if len(again) == 0 || len(again) == len(left) {
+			return again
+		}
+		left = again
+	}
+}
+
+// layout writes declarations at the lines and columns they had in their
+// cell, so that errors and panics inside them point at the cell as written.
+func layout(ds []cellio.Declared) string {
+	var b strings.Builder
+	line, col := 1, 1
+	for _, d := range ds {
+		switch {
+		case d.Line < line || (d.Line == line && d.Col <= col):
+			b.WriteString("\n")
+			line, col = line+1, 1
+		case d.Line == line && col > 1:
+			// Two declarations on one line, which had a semicolon
+			// between them.
+			b.WriteByte(';')
+			col++
+		}
+		for ; line < d.Line; line++ {
+			b.WriteByte('\n')
+			col = 1
+		}
+		for ; col < d.Col; col++ {
+			b.WriteByte(' ')
+		}
+		b.WriteString(d.Text)
+		if k := strings.Count(d.Text, "\n"); k > 0 {
+			line += k
+			col = len(d.Text) - strings.LastIndexByte(d.Text, '\n')
+		} else {
+			col += len(d.Text)
+		}
+	}
+	return b.String()
+}
