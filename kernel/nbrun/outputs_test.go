@@ -34,7 +34,9 @@ func TestCoalesceLinear(t *testing.T) {
 
 // TestCoalesceRuns checks that only neighbouring streams of one name merge.
 func TestCoalesceRuns(t *testing.T) {
-	s := func(name string, text any) any { return map[string]any{"output_type": "stream", "name": name, "text": text} }
+	s := func(name string, text any) any {
+		return map[string]any{"output_type": "stream", "name": name, "text": text}
+	}
 	cell := map[string]any{"outputs": []any{s("stdout", "a"), s("stdout", []any{"b\n", "c"}), s("stderr", "e"),
 		map[string]any{"output_type": "display_data"}, s("stdout", "d"), s("stdout", "e")}}
 	coalesceStreams(cell)
