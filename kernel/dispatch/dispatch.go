@@ -192,13 +192,16 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 	k.log.Debug("request", "channel", ch, "msg_type", typ, "msg_id", m.Header.MsgID)
 	k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
 	var after func() // bookkeeping done once the client has its answer
+	start := allocated()
 	defer func() {
 		k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
 		if after != nil {
 			// Still before the next request: a history_request that follows
 			// finds the cell, and a shutdown waits for it (Run is this loop).
 			after()
+			after = nil
 		}
+		releaseAfter(start)
 	}()
 	defer k.recoverRequest(ch, m)
 	switch typ {
