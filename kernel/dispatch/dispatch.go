@@ -145,6 +145,23 @@ func (k *Kernel) Interrupt() {
 	}
 }
 
+// Close closes the interpreter, waiting at most wait: a supervised engine
+// exits on its own, removing its compiled cells' build directory, rather
+// than being killed when the kernel process ends.
+func (k *Kernel) Close(wait time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		if err := k.engine().Close(); err != nil {
+			k.log.Warn("closing the interpreter", "err", err)
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(wait):
+	}
+}
+
 // Done is closed once the kernel has answered a final shutdown request.
 func (k *Kernel) Done() <-chan struct{} { return k.done }
 
