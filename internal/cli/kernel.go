@@ -116,6 +116,7 @@ func serveKernel(connFile string, log *slog.Logger) error {
 	}
 	log.Info("gocl kernel started", "version", FullVersion(), "connection_file", connFile)
 	err = k.Run(ctx)
+	k.Close(5 * time.Second)
 	if err == context.Canceled {
 		err = nil
 	}

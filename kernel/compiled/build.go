@@ -101,6 +101,7 @@ func (b *Builder) Close() error {
 	if b.dir == "" {
 		return nil
 	}
+	untrack(b.dir)
 	return os.RemoveAll(b.dir)
 }
 
@@ -130,22 +131,17 @@ func (b *Builder) setup() error {
 	if b.dir != "" {
 		return nil
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	if err := os.MkdirAll(filepath.Join(base, "gocl"), 0o755); err != nil {
-		return fmt.Errorf("compiled cells: cannot make a build directory: %w", err)
-	}
-	removeStale(filepath.Join(base, "gocl"))
-	dir, err := os.MkdirTemp(filepath.Join(base, "gocl"), "gocl-cells-")
+	parent := buildParent()
+	RemoveStale()
+	dir, err := os.MkdirTemp(parent, "gocl-cells-") // mode 0700
 	if err != nil {
 		return fmt.Errorf("compiled cells: cannot make a build directory: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
 		return err
 	}
 	b.dir = dir
+	track(dir)
 	return b.writeModule()
 }
 
@@ -179,7 +175,7 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 	var goBuild time.Duration
 	var mods []string
 	var pinFile string
-	so := cached(pkg.key)
+	so, loaded := cached(pkg.key)
 	if so == "" {
 		// Not built before: build it.
 		if err := b.setup(); err != nil {
@@ -190,10 +186,10 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 		}
 		for f, text := range files {
 			f = filepath.Join(b.dir, f)
-			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
 				return nil, err
 			}
-			if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
 				return nil, err
 			}
 		}
@@ -220,6 +216,7 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 			return nil, err
 		}
 		goBuild = time.Since(t0)
+		os.Chmod(so, 0o600)
 		var err error
 		if mods, pinFile, err = b.modulesOf(cs); err != nil {
 			return nil, err
@@ -231,6 +228,9 @@ func (b *Builder) Build(ctx context.Context, name, src string) (*Loaded, error) 
 	t1 := time.Now()
 	syms, err := open(so, pkg.path)
 	load := time.Since(t1)
+	if loaded != nil {
+		loaded()
+	}
 	if b.dir != "" && strings.HasPrefix(so, b.dir+string(filepath.Separator)) {
 		os.Remove(so) // mapped by now; not cached, so no longer needed
 	}
@@ -354,25 +354,6 @@ func origColumn(src string, ins []insert, line, col int) int {
 	return col - shift
 }
 
-// removeStale removes the build directories of kernels that have exited
-// (each holds the pid of its kernel).
-func removeStale(parent string) {
-	dirs, _ := filepath.Glob(filepath.Join(parent, "gocl-cells-*"))
-	for _, d := range dirs {
-		raw, err := os.ReadFile(filepath.Join(d, "pid"))
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); os.IsNotExist(err) {
-			os.RemoveAll(d)
-		}
-	}
-}
-
 func (b *Builder) environ() []string {
 	if b.env == nil {
 		return os.Environ()
@@ -399,7 +380,7 @@ func (b *Builder) goBuild(ctx context.Context, out, dir string) error {
 	cmd.Env = append(append(b.environ(), b.tc.env...), "GOWORK=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
 	var outb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &outb, &outb
-	err := cmd.Run()
+	err := runGroup(cmd, b.dir)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -58,10 +58,10 @@ func (b *Builder) writeModule() error {
 	if extra, err := os.ReadFile(pinPath(PinSumFile)); err == nil {
 		sum = append(append(sum, '\n'), extra...)
 	}
-	if err := os.WriteFile(filepath.Join(b.dir, "go.mod"), []byte(m.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(b.dir, "go.mod"), []byte(m.String()), 0o600); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(b.dir, "go.sum"), sum, 0o644)
+	return os.WriteFile(filepath.Join(b.dir, "go.sum"), sum, 0o600)
 }
 
 // readPins reads the require lines of a go.mod-format file: path -> version.

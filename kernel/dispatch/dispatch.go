@@ -145,6 +145,23 @@ func (k *Kernel) Interrupt() {
 	}
 }
 
+// Close closes the interpreter, waiting at most wait: a supervised engine
+// exits on its own, removing its compiled cells' build directory, rather
+// than being killed when the kernel process ends.
+func (k *Kernel) Close(wait time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		if err := k.engine().Close(); err != nil {
+			k.log.Warn("closing the interpreter", "err", err)
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(wait):
+	}
+}
+
 // Done is closed once the kernel has answered a final shutdown request.
 func (k *Kernel) Done() <-chan struct{} { return k.done }
 
@@ -192,13 +209,16 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 	k.log.Debug("request", "channel", ch, "msg_type", typ, "msg_id", m.Header.MsgID)
 	k.t.Publish(m, "status", map[string]any{"execution_state": "busy"})
 	var after func() // bookkeeping done once the client has its answer
+	start := allocated()
 	defer func() {
 		k.t.Publish(m, "status", map[string]any{"execution_state": "idle"})
 		if after != nil {
 			// Still before the next request: a history_request that follows
 			// finds the cell, and a shutdown waits for it (Run is this loop).
 			after()
+			after = nil
 		}
+		releaseAfter(start)
 	}()
 	defer k.recoverRequest(ch, m)
 	switch typ {

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/enginehost/faultname"
 	"github.com/seed43a1e1ab/gocl/kernel/enginewire"
@@ -77,8 +78,12 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintf(engine.OriginalStderr(), "gocl engine: telling the supervisor it is ready: %v\n", err)
 		return 1
 	}
-	h := New(enginewire.NewConn(uc, uc), sess, os.Exit)
+	// Build directories of compiled cells: those of engines that were
+	// killed go now, this engine's when it exits.
+	go compiled.RemoveStale()
+	h := New(enginewire.NewConn(uc, uc), sess, func(code int) { compiled.CloseAll(); os.Exit(code) })
 	_ = h.Serve() // ends when the supervisor is gone
+	compiled.CloseAll()
 	return 0
 }
 

@@ -13,6 +13,7 @@ package enginewire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -201,13 +202,20 @@ type InputBody struct {
 type Conn struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
+	r   io.Reader
 	dec *json.Decoder
 }
 
 // NewConn reads messages from r and writes them to w.
 func NewConn(r io.Reader, w io.Writer) *Conn {
-	return &Conn{w: bufio.NewWriterSize(w, 64<<10), dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
+	br := bufio.NewReaderSize(r, 64<<10)
+	return &Conn{w: bufio.NewWriterSize(w, 64<<10), r: br, dec: json.NewDecoder(br)}
 }
+
+// bigMessage is the size past which Receive starts a new decoder: a
+// json.Decoder keeps a buffer as large as the largest message it read, so
+// one 200 MB display would hold 200 MB or more for the rest of the session.
+const bigMessage = 1 << 20
 
 // Send writes v (a Request or an Event) as one line and flushes it. v is
 // encoded before the connection is taken, so that a small message (a pong)
@@ -229,7 +237,15 @@ func (c *Conn) Send(v any) error {
 }
 
 // Receive reads the next message into v.
-func (c *Conn) Receive(v any) error { return c.dec.Decode(v) }
+func (c *Conn) Receive(v any) error {
+	start := c.dec.InputOffset()
+	err := c.dec.Decode(v)
+	if err == nil && c.dec.InputOffset()-start > bigMessage {
+		rest, _ := io.ReadAll(c.dec.Buffered()) // a copy: not the big buffer
+		c.dec = json.NewDecoder(io.MultiReader(bytes.NewReader(rest), c.r))
+	}
+	return err
+}
 
 // Body marshals v for a Request's or an Event's Body.
 func Body(v any) json.RawMessage {

@@ -7,7 +7,10 @@
 // session by their execution count. The file is append-only while a kernel
 // runs, so history survives restarts and crashes; a line that cannot be
 // parsed is skipped. When the file holds more than the store's limit of
-// cells it is rewritten with the newest ones only.
+// cells, or more than MaxBytes of text, it is rewritten with the newest
+// ones only. Each cell keeps at most MaxInput bytes of its input and
+// MaxOutput of its result, with a note saying what was cut (truncate.go):
+// one cell that printed 200 MB must not make every later kernel read it.
 package history
 
 import (
@@ -16,8 +19,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 )
 
@@ -54,12 +59,15 @@ type record struct {
 
 // Store is an open history file. Its methods are safe for concurrent use.
 type Store struct {
-	mu      sync.Mutex
-	path    string
-	limit   int
-	session int
-	entries []Entry // all sessions, oldest first
-	skipped int
+	mu       sync.Mutex
+	path     string
+	limit    int
+	session  int
+	entries  []Entry // all sessions, oldest first
+	bytes    int     // the text in entries
+	maxBytes int     // MaxBytes; tests lower it
+	skipped  int
+	cut      bool // load truncated an entry or found over MaxBytes: rewrite
 }
 
 // DefaultPath returns the per-user history file:
@@ -93,14 +101,14 @@ func OpenLimit(path string, limit int) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("history: create the directory of %s: %w", path, err)
 	}
-	s := &Store{path: path, limit: limit}
+	s := &Store{path: path, limit: limit, maxBytes: MaxBytes}
 	err := withLock(path, func() error {
 		maxSession, err := s.load()
 		if err != nil {
 			return err
 		}
 		s.session = maxSession + 1
-		if len(s.entries) > s.limit {
+		if len(s.entries) > s.limit || s.cut {
 			return s.rewrite()
 		}
 		return s.appendRecord(record{Entry: Entry{Session: s.session}, Start: nowStamp()})
@@ -112,33 +120,69 @@ func OpenLimit(path string, limit int) (*Store, error) {
 }
 
 // load reads the file into s.entries and returns the highest session number
-// seen. Unparsable lines are counted in s.skipped and otherwise ignored.
+// seen. Unparsable lines are counted in s.skipped and otherwise ignored;
+// entries over the caps are truncated and s.cut set.
 func (s *Store) load() (maxSession int, err error) {
-	data, err := os.ReadFile(s.path)
+	f, err := os.Open(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("history: read %s: %w", s.path, err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	defer f.Close()
+	s.bytes, s.cut = 0, false
+	big := false
+	r := bufio.NewReaderSize(f, 64*1024)
+	for {
+		line, err := readLine(r)
+		if len(line) > 1<<20 {
+			big = true
 		}
-		var r record
-		if err := json.Unmarshal(line, &r); err != nil || r.Session <= 0 || r.Line < 0 {
-			s.skipped++
-			continue
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			var rec record
+			if err := json.Unmarshal(line, &rec); err != nil || rec.Session <= 0 || rec.Line < 0 {
+				s.skipped++
+			} else {
+				maxSession = max(maxSession, rec.Session)
+				if rec.Line > 0 {
+					e, cut := capped(rec.Entry)
+					s.cut = s.cut || cut
+					s.entries = append(s.entries, e)
+					s.bytes += e.size()
+				}
+			}
 		}
-		maxSession = max(maxSession, r.Session)
-		if r.Line > 0 {
-			s.entries = append(s.entries, r.Entry)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("history: read %s: %w", s.path, err)
 		}
 	}
+	if s.bytes > s.maxBytes {
+		s.cut = true
+	}
+	if big {
+		// A file from before the caps: give the memory its huge lines
+		// took back now, not minutes from now.
+		debug.FreeOSMemory()
+	}
 	return maxSession, nil
+}
+
+// readLine returns the next line of r, however long, without its newline.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return bytes.TrimSuffix(line, []byte("\n")), err
+	}
+	buf := append([]byte(nil), line...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = r.ReadSlice('\n')
+		buf = append(buf, line...)
+	}
+	return bytes.TrimSuffix(buf, []byte("\n")), err
 }
 
 // Skipped returns how many lines of the file could not be read when it was
@@ -183,13 +227,14 @@ func (s *Store) Add(line int, input, output string) error {
 	if line <= 0 {
 		return fmt.Errorf("history: cell number %d must be positive", line)
 	}
-	e := Entry{Session: s.session, Line: line, Input: input, Output: output}
+	e, _ := capped(Entry{Session: s.session, Line: line, Input: input, Output: output})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	added := false
 	err := withLock(s.path, func() error {
-		if len(s.entries)+1 <= s.limit+s.limit/10 {
+		if len(s.entries)+1 <= s.limit+s.limit/10 && s.bytes+e.size() <= s.maxBytes+s.maxBytes/10 {
 			s.entries = append(s.entries, e)
+			s.bytes += e.size()
 			added = true
 			return s.appendRecord(record{Entry: e})
 		}
@@ -208,6 +253,7 @@ func (s *Store) Add(line int, input, output string) error {
 	})
 	if !added {
 		s.entries = append(s.entries, e)
+		s.bytes += e.size()
 	}
 	return err
 }
@@ -230,13 +276,24 @@ func (s *Store) appendRecord(r record) error {
 	return nil
 }
 
-// rewrite trims s.entries to the newest s.limit cells and replaces the file
+// rewrite trims s.entries to the newest s.limit cells that hold at most
+// MaxBytes of text (the newest one always stays) and replaces the file
 // with them, after a start record of the current session so that session
 // numbers keep growing; the file lock is held.
 func (s *Store) rewrite() error {
-	if n := len(s.entries) - s.limit; n > 0 {
+	n := max(len(s.entries)-s.limit, 0)
+	size := 0
+	for _, e := range s.entries[n:] {
+		size += e.size()
+	}
+	for size > s.maxBytes && n < len(s.entries)-1 {
+		size -= s.entries[n].size()
+		n++
+	}
+	if n > 0 {
 		s.entries = append([]Entry(nil), s.entries[n:]...)
 	}
+	s.bytes, s.cut = size, false
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	if err := enc.Encode(record{Entry: Entry{Session: s.session}, Start: nowStamp()}); err != nil {

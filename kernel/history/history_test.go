@@ -1,12 +1,15 @@
 package history
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 func open(t *testing.T, path string, limit int) *Store {
@@ -246,5 +249,56 @@ func TestNewSessionInProcess(t *testing.T) {
 	}
 	if s4 := open(t, path, 0); s4.Session() != 4 {
 		t.Errorf("a later kernel's session = %d, want 4", s4.Session())
+	}
+}
+
+// TestCaps: a cell's input and output are cut to MaxInput and MaxOutput
+// with a note, and the file keeps at most maxBytes of text, newest first.
+func TestCaps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	s := open(t, path, 0)
+	bigIn := strings.Repeat("x+", 3<<20/2)
+	bigOut := strings.Repeat("é", 5<<20/2)
+	if err := s.Add(1, bigIn, bigOut); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Size() > MaxInput+MaxOutput+4096 {
+		t.Errorf("history file is %d bytes after one 8 MB cell; want under %d", fi.Size(), MaxInput+MaxOutput+4096)
+	}
+	e := s.Tail(1, true)[0]
+	if len(e.Input) > MaxInput+200 || !strings.HasPrefix(e.Input, bigIn[:1000]) || !strings.Contains(e.Input, "truncated, the first") {
+		t.Errorf("input kept %d bytes, ending %q", len(e.Input), e.Input[len(e.Input)-80:])
+	}
+	if len(e.Output) > MaxOutput+200 || !utf8.ValidString(e.Output) || !strings.Contains(e.Output, "of 5242880 bytes kept") {
+		t.Errorf("output kept %d bytes, ending %q", len(e.Output), e.Output[len(e.Output)-80:])
+	}
+
+	mb := 2 * (MaxInput + MaxOutput)
+	s.maxBytes = mb
+	for i := 2; i <= 10; i++ {
+		s.Add(i, fmt.Sprint(i)+bigIn, bigOut)
+	}
+	if fi, _ := os.Stat(path); fi.Size() > int64(mb+mb/10+4096) {
+		t.Errorf("history file is %d bytes, over its cap %d", fi.Size(), mb)
+	}
+	if got := s.Tail(100, false); len(got) < 1 || !strings.HasPrefix(got[len(got)-1].Input, "10") {
+		t.Errorf("the newest cell was not kept: %d cells", len(got))
+	}
+}
+
+// TestOldHugeFileShrinks: a file written before the caps, with a 20 MB
+// result in it, is cut down when a kernel opens it, so later kernels start
+// small.
+func TestOldHugeFileShrinks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	huge, _ := json.Marshal(record{Entry: Entry{Session: 1, Line: 1, Input: "big()", Output: strings.Repeat("y", 20<<20)}})
+	small, _ := json.Marshal(record{Entry: Entry{Session: 1, Line: 2, Input: "1 + 1", Output: "2"}})
+	os.WriteFile(path, append(append(append(huge, '\n'), small...), '\n'), 0o600)
+	s := open(t, path, 0)
+	if fi, _ := os.Stat(path); fi.Size() > MaxOutput+4096 {
+		t.Errorf("the old file was not cut down: %d bytes", fi.Size())
+	}
+	if got := s.Range(1, 1, 0, true); len(got) != 2 || got[1].Output != "2" || !strings.Contains(got[0].Output, "truncated") {
+		t.Errorf("cells after the cut: %d", len(got))
 	}
 }

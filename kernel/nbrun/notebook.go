@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,7 +27,31 @@ func readNotebook(path string) (*notebook, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
 	return parseNotebook(data)
+}
+
+// checkUTF8 refuses a file that is not UTF-8, as nbformat requires:
+// decoding it would turn the bad bytes into U+FFFD, and writing it back would
+// change the notebook without a word.
+func checkUTF8(data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	line := bytes.Count(data[:off], []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Errorf("not UTF-8 (byte 0x%02x at line %d, column %d): a notebook is UTF-8, and running it would replace "+
+		"such bytes with U+FFFD; convert the file (iconv -f LATIN1 -t UTF-8, say) and run it again", data[off], line, col)
 }
 
 func parseNotebook(data []byte) (*notebook, error) {
@@ -322,35 +345,6 @@ func plainJSON(v any) any {
 		return fmt.Sprintf("<cannot encode %T: %v>", v, err)
 	}
 	return out
-}
-
-// writeFileAtomic replaces path with data through a temporary file in the
-// same directory, so an interrupted write never leaves half a notebook.
-func writeFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".gocl-run-*.ipynb")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil && cerr == nil {
-		if err := os.Chmod(tmp.Name(), mode); err != nil {
-			werr = err
-		} else if err := os.Rename(tmp.Name(), path); err != nil {
-			werr = err
-		} else {
-			return nil
-		}
-	}
-	os.Remove(tmp.Name())
-	if werr != nil {
-		return werr
-	}
-	return cerr
 }
 
 func intOf(v any) (int, bool) {

@@ -160,28 +160,36 @@ var crPattern = regexp.MustCompile(`[^\n]*\r([^\n])`)
 
 // coalesceStreams merges consecutive stream outputs of the same name and
 // drops text overwritten by a carriage return, as nbconvert's
-// coalesce_streams preprocessor does after executing a notebook.
+// coalesce_streams preprocessor does after executing a notebook. Each run
+// of streams is joined once, so the cost is linear in the text: a cell that
+// prints 100 MB in 4 KiB writes must not copy the text per write.
 func coalesceStreams(cell map[string]any) {
 	l, _ := cell["outputs"].([]any)
 	if len(l) == 0 {
 		return
 	}
-	merged := []any{l[0]}
-	last, _ := l[0].(map[string]any)
-	for _, x := range l[1:] {
-		out, _ := x.(map[string]any)
-		if out != nil && last != nil && out["output_type"] == "stream" && last["output_type"] == "stream" && out["name"] == last["name"] {
-			a, _ := multiline(last["text"], "text")
-			b, _ := multiline(out["text"], "text")
-			last["text"] = a + b
-			continue
+	merged := make([]any, 0, len(l))
+	for i := 0; i < len(l); {
+		first, _ := l[i].(map[string]any)
+		j := i + 1
+		if isStream(first) {
+			for j < len(l) {
+				next, _ := l[j].(map[string]any)
+				if !isStream(next) || next["name"] != first["name"] {
+					break
+				}
+				j++
+			}
 		}
-		merged = append(merged, x)
-		last = out
+		if j-i > 1 {
+			first["text"] = joinTexts(l[i:j])
+		}
+		merged = append(merged, l[i])
+		i = j
 	}
 	for _, x := range merged {
 		out, _ := x.(map[string]any)
-		if out == nil || out["output_type"] != "stream" {
+		if !isStream(out) {
 			continue
 		}
 		if s, err := multiline(out["text"], "text"); err == nil && strings.Contains(s, "\r") {
@@ -189,4 +197,23 @@ func coalesceStreams(cell map[string]any) {
 		}
 	}
 	cell["outputs"] = merged
+}
+
+func isStream(out map[string]any) bool { return out != nil && out["output_type"] == "stream" }
+
+// joinTexts concatenates the texts of the stream outputs l, copying each
+// byte once.
+func joinTexts(l []any) string {
+	texts := make([]string, len(l))
+	n := 0
+	for i, x := range l {
+		texts[i], _ = multiline(x.(map[string]any)["text"], "text")
+		n += len(texts[i])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, t := range texts {
+		b.WriteString(t)
+	}
+	return b.String()
 }

@@ -56,8 +56,9 @@ const usage = `usage: gocl run NOTEBOOK.ipynb [-o OUT.ipynb | --inplace] [--allo
 
 Runs every code cell of NOTEBOOK in order and writes the notebook with its
 outputs to OUT (default NOTEBOOK.out.ipynb next to it), or back to NOTEBOOK
-with --inplace. Stops at the first failing cell, writing what it has, and
-exits 1, unless --allow-errors. Cells run in the notebook's directory.
+with --inplace. Stops at the first failing cell and exits 1 without
+writing anything, unless --allow-errors; an interrupt (Ctrl-C) writes
+nothing either. Cells run in the notebook's directory.
 
 `
 
@@ -176,7 +177,12 @@ func (t *timeoutFlag) Set(s string) error {
 	return nil
 }
 
-// run executes the notebook described by opt.
+// run executes the notebook described by opt. Everything that would keep
+// the notebook from being written is checked before the first cell runs,
+// and the notebook is written only when every cell ran (--allow-errors lets
+// cells fail): a failure, a stuck cell or an interrupt leaves the target as
+// it was, as nbconvert does, so --inplace never trades committed outputs for
+// half a run.
 func (c Config) run(ctx context.Context, opt *options, stdout, stderr io.Writer) int {
 	in, err1 := filepath.Abs(opt.in)
 	out, err2 := filepath.Abs(opt.out)
@@ -187,6 +193,11 @@ func (c Config) run(ctx context.Context, opt *options, stdout, stderr io.Writer)
 	nb, err := readNotebook(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "gocl run: %s: %v\n", opt.in, err)
+		return 2
+	}
+	target, err := writableTarget(out)
+	if err != nil {
+		fmt.Fprintf(stderr, "gocl run: cannot write the executed notebook to %s: %v; no cell was run\n", opt.out, err)
 		return 2
 	}
 	nb.ensureIDs()
@@ -212,12 +223,16 @@ func (c Config) run(ctx context.Context, opt *options, stdout, stderr io.Writer)
 			fmt.Fprintf(stderr, "gocl run: close the interpreter: %v\n", err)
 		}
 	}
+	if status != 0 {
+		fmt.Fprintf(stderr, "gocl run: %s not written: not every cell ran\n", opt.out)
+		return status
+	}
 	for _, cell := range nb.cells {
 		if cell["cell_type"] == "code" {
 			coalesceStreams(cell)
 		}
 	}
-	if err := writeFileAtomic(out, nb.encode()); err != nil {
+	if err := writeFileAtomic(target, nb.encode()); err != nil {
 		fmt.Fprintf(stderr, "gocl run: write %s: %v\n", opt.out, err)
 		return 1
 	}

@@ -2,7 +2,9 @@ package nbrun
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -230,9 +232,24 @@ func TestErrorStops(t *testing.T) {
 		code("out \"before\\n\"\nfail TypeError \"bad thing\"", "b"),
 		code("out \"never\\n\"", "c"),
 	)
-	r := runNB(t, Config{}, in, "-o", filepath.Join(filepath.Dir(in), "o.ipynb"))
+	// Without --allow-errors the run stops and, as with nbconvert, nothing
+	// is written.
+	o := filepath.Join(filepath.Dir(in), "o.ipynb")
+	r := runNB(t, Config{}, in, "-o", o)
 	if r.status != 1 {
 		t.Fatalf("status %d, want 1", r.status)
+	}
+	if r.nb != nil {
+		t.Errorf("a failed run wrote %s", o)
+	}
+	if !strings.Contains(r.stderr, "TypeError: bad thing") || !strings.Contains(r.stderr, "--allow-errors") ||
+		!strings.Contains(r.stderr, "not written") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+
+	r = runNB(t, Config{}, in, "--allow-errors", "-o", o)
+	if r.status != 0 {
+		t.Fatalf("--allow-errors status %d", r.status)
 	}
 	cells := cellsOf(t, r)
 	outs := outputsOf(cells[1])
@@ -242,21 +259,10 @@ func TestErrorStops(t *testing.T) {
 	if tb := outs[1]["traceback"].([]any); len(tb) != 2 || tb[1] != "\x1b[31mbad thing\x1b[0m" {
 		t.Errorf("traceback = %q", tb)
 	}
-	if cells[1]["execution_count"] != float64(2) || cells[2]["execution_count"] != nil || len(outputsOf(cells[2])) != 0 {
-		t.Errorf("cell after the error ran: %v", cells[2])
-	}
-	if !strings.Contains(r.stderr, "TypeError: bad thing") || !strings.Contains(r.stderr, "--allow-errors") {
-		t.Errorf("stderr = %q", r.stderr)
-	}
-	checkLikeNbformat(t, r.raw)
-
-	r = runNB(t, Config{}, in, "--allow-errors", "-o", filepath.Join(filepath.Dir(in), "o.ipynb"))
-	if r.status != 0 {
-		t.Fatalf("--allow-errors status %d", r.status)
-	}
-	if cells := cellsOf(t, r); cells[2]["execution_count"] != float64(3) || len(outputsOf(cells[2])) != 1 {
+	if cells[2]["execution_count"] != float64(3) || len(outputsOf(cells[2])) != 1 {
 		t.Errorf("--allow-errors did not run the last cell: %v", cells[2])
 	}
+	checkLikeNbformat(t, r.raw)
 }
 
 func TestRaisesExceptionTag(t *testing.T) {
@@ -346,8 +352,8 @@ func TestTimeout(t *testing.T) {
 	if r.status != 1 || !strings.Contains(r.stderr, "did not stop") {
 		t.Errorf("a cell ignoring its interrupt: status %d, stderr %q", r.status, r.stderr)
 	}
-	if cells := cellsOf(t, r); cells[1]["execution_count"] != nil {
-		t.Errorf("ran a cell after the engine got stuck")
+	if r.nb != nil {
+		t.Errorf("a run that could not go on wrote its notebook")
 	}
 }
 
@@ -380,6 +386,11 @@ func TestUsageErrors(t *testing.T) {
 	v3 := filepath.Join(dir, "v3.ipynb")
 	os.WriteFile(v3, []byte(`{"nbformat": 3, "nbformat_minor": 0, "worksheets": []}`), 0o644)
 	good := writeNB(t, 5, code("out \"x\"", ""))
+	latin1 := filepath.Join(dir, "latin1.ipynb")
+	raw, _ := os.ReadFile(good)
+	os.WriteFile(latin1, bytes.Replace(raw, []byte(`"x`), []byte("\"caf\xe9"), 1), 0o644)
+	readOnly := filepath.Join(dir, "ro.ipynb")
+	os.WriteFile(readOnly, raw, 0o444)
 	cases := []struct {
 		args []string
 		want string
@@ -392,10 +403,19 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{bad}, "invalid JSON"},
 		{[]string{v3}, "nbformat 3"},
 		{[]string{filepath.Join(dir, "missing.ipynb")}, "no such file"},
+		{[]string{latin1}, "not UTF-8 (byte 0xe9 at line"},
+		{[]string{good, "-o", filepath.Join(dir, "nodir", "x.ipynb")}, "does not exist"},
+		{[]string{good, "-o", readOnly}, "read-only"},
+		{[]string{readOnly, "--inplace"}, "read-only"},
+		{[]string{good, "-o", dir}, "not a regular file"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
-		st := Config{NewEngine: newFake}.Main(c.args, &out, &errb)
+		noCell := func() (Runner, error) {
+			t.Errorf("Main(%q) started an engine before refusing", c.args)
+			return newFake()
+		}
+		st := Config{NewEngine: noCell}.Main(c.args, &out, &errb)
 		if st != 2 || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("Main(%q) = %d, stderr %q; want 2 and %q", c.args, st, errb.String(), c.want)
 		}
@@ -432,5 +452,64 @@ func TestLanguageInfoReplaced(t *testing.T) {
 	got := r.nb["metadata"].(map[string]any)["language_info"].(map[string]any)
 	if len(got) != 3 || got["version"] != "1.99" || got["codemirror_mode"] != "go" {
 		t.Errorf("language_info = %v, want %v", got, li)
+	}
+}
+
+// TestFailureKeepsInplace checks that a failed or interrupted --inplace run
+// leaves the notebook byte for byte as it was: its committed outputs are
+// not traded for half a run.
+func TestFailureKeepsInplace(t *testing.T) {
+	in := writeNB(t, 5, code("out \"new\"", "a"), code("fail ValueError \"no\"", "b"), code("out \"later\"", "c"))
+	before, _ := os.ReadFile(in)
+	if r := runNB(t, Config{}, in, "--inplace"); r.status != 1 {
+		t.Fatalf("status %d, want 1", r.status)
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Errorf("a failed --inplace run changed the notebook")
+	}
+
+	in = writeNB(t, 5, code("out \"new\"", "a"), code("sleep", "b"), code("out \"later\"", "c"))
+	before, _ = os.ReadFile(in)
+	opt, err := parseArgs([]string{in, "--inplace"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel) // Ctrl-C during cell 2
+	var errb bytes.Buffer
+	if st := (Config{NewEngine: newFake}).run(ctx, opt, io.Discard, &errb); st != 130 {
+		t.Errorf("interrupted run: status %d, want 130\n%s", st, errb.String())
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Errorf("an interrupted --inplace run changed the notebook")
+	}
+}
+
+// TestWriteThroughSymlink checks that the executed notebook goes to the
+// file a symbolic link names, the link staying a link, with the file's
+// permissions kept.
+func TestWriteThroughSymlink(t *testing.T) {
+	in := writeNB(t, 5, code("out \"hi\"", "a"))
+	dir := filepath.Dir(in)
+	real := filepath.Join(dir, "real.ipynb")
+	raw, _ := os.ReadFile(in)
+	os.WriteFile(real, raw, 0o640)
+	os.Chmod(real, 0o640)
+	link := filepath.Join(dir, "link.ipynb")
+	if err := os.Symlink("real.ipynb", link); err != nil {
+		t.Fatal(err)
+	}
+	if r := runNB(t, Config{}, link, "--inplace"); r.status != 0 || len(outputsOf(cellsOf(t, r)[0])) != 1 {
+		t.Fatalf("status %d\n%s", r.status, r.stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link was replaced by a file")
+	}
+	fi, err := os.Stat(real)
+	if err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("the notebook's mode is %v, want -rw-r-----", fi.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(real); !bytes.Contains(b, []byte(`"text": [`)) {
+		t.Errorf("the link's target has no outputs:\n%s", b)
 	}
 }

@@ -213,7 +213,7 @@ func (m *Model) store(name string, v any) (old, n any, changed bool, err error) 
 	if a == nil {
 		return nil, nil, false, fmt.Errorf("no attribute %q", name)
 	}
-	n, err = a.normalize(v)
+	n, err = a.normalize(m.clampToBounds(name, v))
 	if err != nil {
 		return nil, nil, false, err
 	}

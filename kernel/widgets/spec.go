@@ -154,10 +154,15 @@ func normalizeAs(t string, a *attrSpec, v any) (any, error) {
 		case int32:
 			return int(x), nil
 		case float64:
-			if x == math.Trunc(x) && !math.IsInf(x, 0) {
-				return int(x), nil
+			if x != math.Trunc(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("want an integer, got %v", x)
 			}
-			return nil, fmt.Errorf("want an integer, got %v", x)
+			// Converting a float64 beyond int's range to int gives an
+			// unspecified int (1e19 becomes math.MinInt64): refuse it.
+			if x < math.MinInt64 || x >= math.MaxInt64 {
+				return nil, fmt.Errorf("want an integer, got %v, beyond the range of a Go int", x)
+			}
+			return int(x), nil
 		}
 	case "float":
 		switch x := v.(type) {

@@ -569,3 +569,51 @@ func TestBadFrontEndState(t *testing.T) {
 		t.Errorf("after bad states: value %d, %d callbacks", s.Value(), calls)
 	}
 }
+
+// TestFrontEndHugeValues: numbers beyond a bounded widget's range are
+// clamped to it, as ipywidgets does, never wrapped by a conversion to int;
+// an unbounded int widget refuses a number no Go int holds.
+func TestFrontEndHugeValues(t *testing.T) {
+	w := newWire(t)
+	send := func(m *Model, v any) error {
+		return comm.Deliver(comm.Message{Type: comm.TypeMsg, CommID: m.ID(),
+			Data: map[string]any{"method": "update", "state": map[string]any{"value": v}, "buffer_paths": []any{}}})
+	}
+	s := NewIntSlider("n", 0, 10, 5)
+	for v, want := range map[float64]int{1e19: 10, 1e308: 10, -1e19: 0, -1e308: 0, 9.3e18: 10, 7: 7} {
+		if err := send(s.Base(), v); err != nil || s.Value() != want {
+			t.Errorf("IntSlider(0..10) sent %g: Value %d, err %v; want %d", v, s.Value(), err, want)
+		}
+	}
+	f := NewFloatSlider("x", 0, 1, 0.5)
+	if err := send(f.Base(), 1e308); err != nil || f.Value() != 1 {
+		t.Errorf("FloatSlider(0..1) sent 1e308: Value %v, err %v", f.Value(), err)
+	}
+	lg := NewFloatLogSlider("size", 3, 9, 1e4)
+	if err := send(lg.Base(), 1e308); err != nil || lg.Value() != 1e9 {
+		t.Errorf("FloatLogSlider(1e3..1e9) sent 1e308: Value %v, err %v", lg.Value(), err)
+	}
+	p := NewPlay(0, 10, 1, 100)
+	if err := send(p.Base(), 1e19); err != nil || p.Get("value") != 10 {
+		t.Errorf("Play(0..10) sent 1e19: value %v, err %v", p.Get("value"), err)
+	}
+	for _, name := range []string{"IntProgressModel", "BoundedIntTextModel"} {
+		m := NewModel(name, map[string]any{"min": 0, "max": 10, "value": 3})
+		if err := send(m, 1e19); err != nil || m.Get("value") != 10 {
+			t.Errorf("%s(0..10) sent 1e19: value %v, err %v", name, m.Get("value"), err)
+		}
+	}
+	r := NewModel("IntRangeSliderModel", map[string]any{"min": 0, "max": 10, "value": []any{2, 5}})
+	if err := send(r, []any{-1e19, 1e19}); err != nil || !reflect.DeepEqual(r.Get("value"), []any{0, 10}) {
+		t.Errorf("IntRangeSlider(0..10) sent [-1e19, 1e19]: value %v, err %v", r.Get("value"), err)
+	}
+	fr := NewModel("FloatRangeSliderModel", map[string]any{"min": 0.0, "max": 1.0, "value": []any{0.2, 0.5}})
+	if err := send(fr, []any{-1e308, 1e308}); err != nil || !reflect.DeepEqual(fr.Get("value"), []any{0.0, 1.0}) {
+		t.Errorf("FloatRangeSlider(0..1) sent [-1e308, 1e308]: value %v, err %v", fr.Get("value"), err)
+	}
+	it := NewModel("IntTextModel", map[string]any{"value": 3})
+	if err := send(it, 1e19); err == nil || it.Get("value") != 3 {
+		t.Errorf("IntText sent 1e19: value %v, err %v; want it refused and 3 kept", it.Get("value"), err)
+	}
+	w.take()
+}
