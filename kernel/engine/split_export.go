@@ -20,11 +20,17 @@ type Piece struct {
 
 // SplitCell cuts a cell into imports, declarations and statements, in source
 // order, exactly as Execute does before it runs them; `gocl export` uses it
-// to place a cell's pieces in a Go program. A cell whose brackets do not
-// balance comes back as one statement piece.
+// to place a cell's pieces in a Go program. A cell with a package clause is
+// a whole program: the clause is blanked and its var declarations are
+// declarations. A cell whose brackets do not balance comes back as one
+// statement piece.
 func SplitCell(src string) []Piece {
+	split := splitCell
+	if blanked := blankPackageClause(src); blanked != src {
+		src, split = blanked, splitProgram
+	}
 	var out []Piece
-	for _, c := range splitCell(src) {
+	for _, c := range split(src) {
 		out = append(out, Piece{Kind: PieceKind(c.kind), Text: src[c.start:c.end], Line: c.line, Start: c.start, End: c.end})
 	}
 	return out
