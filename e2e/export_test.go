@@ -12,9 +12,12 @@ import (
 	"time"
 )
 
-// exportSkipped are the notebooks whose cells cannot run outside Jupyter,
-// and why; every other notebook in notebooks/ must export.
-var exportSkipped = map[string]string{}
+// exportOnly are the notebooks whose output a program cannot match, and
+// why: they must export and build, but their output is not compared.
+var exportOnly = map[string]string{
+	"00-tour.ipynb":              "its input cell reads stdin, which gocl run refuses and a program reads",
+	"07-explore-transfers.ipynb": "its measurements run in widget callbacks, which only a front end fires",
+}
 
 // TestExportRunsLikeTheNotebook exports every notebook in notebooks/ with
 // gocl export into a directory outside any module, runs the program with
@@ -32,9 +35,6 @@ func TestExportRunsLikeTheNotebook(t *testing.T) {
 	for _, nb := range nbs {
 		name := filepath.Base(nb)
 		t.Run(name, func(t *testing.T) {
-			if why, ok := exportSkipped[name]; ok {
-				t.Skip(why)
-			}
 			dir := t.TempDir()
 			prog := filepath.Join(dir, "prog")
 			cmd := exec.Command(goclBin, "export", nb, "-o", filepath.Join(prog, "main.go"))
@@ -48,6 +48,14 @@ func TestExportRunsLikeTheNotebook(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
+			if why, ok := exportOnly[name]; ok {
+				build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "prog.bin"), ".")
+				build.Dir = prog
+				if out, err := build.CombinedOutput(); err != nil {
+					t.Fatalf("go build of the export: %v\n%s", err, out)
+				}
+				t.Skipf("exported and built; output not compared: %s", why)
+			}
 			run := exec.CommandContext(ctx, "go", "run", ".")
 			run.Dir = prog
 			run.Env = append(os.Environ(), "GOCL_N="+smallN, "GOWORK=off")
@@ -73,11 +81,16 @@ func TestExportRunsLikeTheNotebook(t *testing.T) {
 	}
 }
 
-var numbers = regexp.MustCompile(`[0-9][0-9.e+\-]*`)
+var (
+	numbers = regexp.MustCompile(`[0-9][0-9.e+\-]*`)
+	units   = regexp.MustCompile(`# ?(ns|µs|ms|s|B|KB|MB|GB|KiB|MiB|GiB|GB/s|MB/s)\b`)
+)
 
-// mask replaces numbers with #, and drops spacing that follows their width.
+// mask replaces numbers and their units (a measurement picks its unit) with
+// #, and drops spacing that follows their width.
 func mask(s string) string {
 	s = numbers.ReplaceAllString(s, "#")
+	s = units.ReplaceAllString(s, "#")
 	return regexp.MustCompile(`[ \t]+`).ReplaceAllString(s, " ")
 }
 

@@ -64,3 +64,35 @@ class PapermillTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SweepNotebookTest(unittest.TestCase):
+    """notebooks/09-papermill-sweep.ipynb, driven by papermill at a small size on whatever device CI has."""
+
+    def test_sweep_follows_the_parameters_and_its_verdict_the_numbers(self):
+        import re
+        d = tempfile.mkdtemp(prefix="gocl-papermill-09-")
+        out = os.path.join(d, "out.ipynb")
+        r = clientenv.run([clientenv.tool("papermill"), os.path.join(clientenv.ROOT, "notebooks", "09-papermill-sweep.ipynb"),
+                           out, "-p", "size", "1048576", "-p", "memory", "pageable", "-p", "direction", "d2h", "-p", "reps", "3"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            text = clientenv.stdout_of(json.load(f))
+        self.assertIn("Sweep: pageable memory, d2h, 5 sizes from 4096 to 1048576 bytes, best of 3 copies each", text)
+        rows = [(int(m[1]), float(m[2])) for m in re.finditer(r"^\s*(\d+) bytes  host\s+[\d.]+ µs\s+([\d.]+) GB/s", text, re.M)]
+        self.assertEqual([b for b, _ in rows], [4096, 16384, 65536, 262144, 1048576], text)
+        peak_bytes, peak = max(rows, key=lambda r: r[1])
+        self.assertIn(f"Peak: {peak:.2f} GB/s (host-observed), device to host from pageable memory, at {peak_bytes} bytes.", text)
+        half = next(b for b, g in rows if g >= peak / 2)
+        if half != rows[0][0]:
+            self.assertIn(f"Half of the peak is first reached at {half} bytes", text)
+        else:
+            self.assertIn("Even the smallest copy (4096 bytes) reaches half of the peak", text)
+
+    def test_a_bad_parameter_value_is_a_clear_error(self):
+        d = tempfile.mkdtemp(prefix="gocl-papermill-09-")
+        r = clientenv.run([clientenv.tool("papermill"), os.path.join(clientenv.ROOT, "notebooks", "09-papermill-sweep.ipynb"),
+                           os.path.join(d, "out.ipynb"), "-p", "memory", "mapped"])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('panic: memory="mapped": want "pinned" or "pageable"', r.stderr)
+        self.assertNotIn("Passed unknown parameter", r.stderr, "the translator's inspect should find the parameters cell's names")

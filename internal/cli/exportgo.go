@@ -33,9 +33,10 @@ import (
 // notebook, which later cells and funcs see: the program declares it at
 // package level, with the type go/types gives it, and main assigns it where
 // the cell declared it. A value a cell ends with, which the notebook shows,
-// is assigned to _ (its computation still runs). Statements that use the
-// notebook's display or widgets, and those that use what they made, are
-// kept as comments, as is a cell tagged raises-exception.
+// is assigned to _ (its computation still runs). A call of display or
+// widgets that only shows something is kept as a comment, as is a cell
+// tagged raises-exception; other uses of those packages stay code, which
+// outside a kernel publishes nothing.
 
 // nbCell is a cell of a notebook file.
 type nbCell struct {
@@ -92,6 +93,7 @@ func autoImports() map[string]string {
 	for name, p := range session.Preimports {
 		m[name] = p
 	}
+	m["cell"] = goclModule + "/cell" // compiled cells name it without an import
 	return m
 }
 
@@ -323,7 +325,6 @@ func exportProgram(path string, check checker) ([]byte, error) {
 	}
 	vars := map[string]*hoisted{}
 	var order []string
-	tainted := map[types.Object]bool{} // made by a statement kept as a comment
 	var body strings.Builder
 	// main's body is one block, cell in cell; block is the current cell's.
 	block := mainFn.Body
@@ -356,10 +357,7 @@ func exportProgram(path string, check checker) ([]byte, error) {
 			body.WriteString(probeSrc[prevEnd:off(s.Pos())])
 			prevEnd = off(s.End())
 			text := probeSrc[off(s.Pos()):off(s.End())]
-			if why := notebookUse(s, info, tainted); why != "" {
-				for _, obj := range definedBy(s, info) {
-					tainted[obj] = true
-				}
+			if why := notebookUse(s, info); why != "" {
 				fmt.Fprintf(&body, "// gocl export: %s only shows in a notebook:\n%s", why, commentOut(text))
 				continue
 			}
@@ -387,6 +385,8 @@ func exportProgram(path string, check checker) ([]byte, error) {
 		progName(path), baseName(path))
 	b.WriteString("// declarations at package level, statements in main, and the variables that\n")
 	b.WriteString("// cells declare as package variables, since later cells and funcs use them.\n")
+	b.WriteString("// Outside a notebook, display and widgets publish nothing: the calls that only\n")
+	b.WriteString("// show something are comments, and the rest (a progress bar, say) do nothing.\n")
 	var all []string
 	all = append(all, imports...)
 	for path, name := range extra {
@@ -547,42 +547,33 @@ func validStatement(x ast.Expr, info *types.Info) bool {
 	return true
 }
 
-// notebookUse says why a statement only makes sense in a notebook (it uses
-// display or widgets, or a variable made by such a statement), or "".
-func notebookUse(s ast.Stmt, info *types.Info, tainted map[types.Object]bool) string {
-	why := ""
-	ast.Inspect(s, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || why != "" {
-			return why == ""
-		}
-		switch obj := info.Uses[id].(type) {
-		case *types.PkgName:
-			if notebookOnly[obj.Name()] && strings.HasPrefix(obj.Imported().Path(), "github.com/seed43a1e1ab/gocl/") {
-				why = "the notebook's " + obj.Name() + " output"
-			}
-		case *types.Var:
-			if tainted[obj] {
-				why = "what " + obj.Name() + " does"
-			}
-		}
-		return why == ""
-	})
-	return why
-}
-
-// definedBy returns the variables a statement declares.
-func definedBy(s ast.Stmt, info *types.Info) []types.Object {
-	var out []types.Object
-	ast.Inspect(s, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if obj, ok := info.Defs[id].(*types.Var); ok {
-				out = append(out, obj)
-			}
-		}
-		return true
-	})
-	return out
+// notebookUse says why a statement only makes sense in a notebook: it is
+// a call of the display or widgets package whose only effect is what the
+// notebook shows (display.Markdown(md), widgets.Show(w)); else "". Other uses
+// of those packages stay code: outside a kernel they publish nothing (a
+// progress bar's Add does nothing), so the work around them still runs.
+func notebookUse(s ast.Stmt, info *types.Info) string {
+	es, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return ""
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	if pn, ok := info.Uses[id].(*types.PkgName); ok && notebookOnly[pn.Imported().Name()] &&
+		strings.HasPrefix(pn.Imported().Path(), goclModule+"/") {
+		return "the notebook's " + pn.Imported().Name() + " output"
+	}
+	return ""
 }
 
 // commentOut turns text into Go line comments.

@@ -35,6 +35,7 @@ float64.
 import math
 import re
 
+from papermill.models import Parameter
 from papermill.translators import Translator, papermill_translators
 
 GO_KEYWORDS = frozenset(
@@ -42,6 +43,14 @@ GO_KEYWORDS = frozenset(
     "import interface map package range return select struct switch type var".split()
 )
 _IDENT = re.compile(r"^[^\W\d]\w*$", re.UNICODE)
+# A top-level declaration in a parameters cell: `name := value // help` or
+# `var name T = value // help`. A // inside a string literal ends the value
+# early; the value is only shown to the user.
+_DECL = re.compile(
+    r"^(?:(?P<name>[^\W\d]\w*)\s*:=\s*(?P<value>[^/]*?)"
+    r"|var\s+(?P<vname>[^\W\d]\w*)\s+(?P<vtype>[^=/]+?)(?:\s*=\s*(?P<vvalue>[^/]*?))?)"
+    r"\s*(?://(?P<help>.*))?$"
+)
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
@@ -183,6 +192,22 @@ class GoTranslator(Translator):
     @classmethod
     def translate(cls, val):
         return go_literal(val, go_type(val, "the value"), "the value")
+
+    @classmethod
+    def inspect(cls, parameters_cell):
+        """The parameters a gocl parameters cell declares (`name := value`,
+        `var name T = value`, with a trailing // comment as help), for
+        papermill --help-notebook and its unknown-parameter warning."""
+        params = []
+        for line in parameters_cell.source.splitlines():
+            m = _DECL.match(line)
+            if not m:
+                continue
+            name = m.group("name") or m.group("vname")
+            value = (m.group("value") or m.group("vvalue") or "").strip()
+            params.append(Parameter(name=name, inferred_type_name=m.group("vtype") or "None",
+                                    default=value, help=(m.group("help") or "").strip()))
+        return params
 
     @classmethod
     def codify(cls, parameters, comment="Parameters"):
