@@ -125,7 +125,11 @@ if [ "$want_venv" = yes ]; then
   venv_ok=no
   if { [ -x "$GOCL_VENV/bin/python" ] || /usr/bin/python3 -m venv "$GOCL_VENV"; } &&
      "$GOCL_VENV/bin/python" -m pip install --disable-pip-version-check --timeout 30 --retries 2 -q \
-       'jupyterlab>=4,<5' 'notebook>=7,<8' 'ipywidgets>=8,<9'; then
+       'jupyterlab>=4,<5' 'notebook>=7,<8' 'ipywidgets>=8,<9' \
+       papermill nbclient nbconvert jupyter_console jupytext pexpect &&
+     # gocl's plug-ins for those clients (python/gocl_jupyter): papermill's Go parameters, nbconvert --to gocl.
+     "$GOCL_VENV/bin/python" -m pip install --disable-pip-version-check --timeout 30 --retries 2 -q ./python/gocl_jupyter; then
+    rm -rf python/gocl_jupyter/build python/gocl_jupyter/*.egg-info
     venv_ok=yes
     "$GOCL_VENV/bin/jupyter" --version | grep -E '^(jupyterlab|notebook|ipywidgets|jupyter_server) '
   else
@@ -233,6 +237,8 @@ STEP="clapi under GOEXPERIMENT=cgocheck2 (pointer checks on every cgo call)"
 GOEXPERIMENT=cgocheck2 "$GO" test -count=1 -timeout 10m ./clapi/ 2>&1
 STEP="tests through a real Jupyter client"
 /usr/bin/python3 -m unittest discover -s e2e/jupyter -p 'test_*.py' -v 2>&1
+STEP="tests through Jupyter's command-line clients (papermill, nbclient, jupyter console, nbconvert, jupytext)"
+"$GOCL_VENV/bin/python" -m unittest discover -s e2e/clients -p 'test_*.py' -v 2>&1
 STEP="real-browser test (Jupyter Notebook in headless Chromium)"
 GOCL_VENV="$GOCL_VENV" GOCL_CLASSIC_JUPYTER=/usr/bin/jupyter e2e/browser/run.sh
 echo "install.sh --test: all tests passed"

@@ -21,6 +21,7 @@ Usage:
   gocl install [--user | --sys-prefix | --prefix DIR]       register the "Go (gocl)" kernelspec
   gocl run NOTEBOOK.ipynb [-o OUT.ipynb | --inplace] [--allow-errors] [--timeout D] [--kernel-env K=V ...]
                                                             execute a notebook headless, no Jupyter needed
+  gocl export NOTEBOOK.ipynb [-o main.go]                  write the notebook as a Go program for go run
   gocl doctor [--fix]                                       diagnose the OpenCL set-up
   gocl packages                                             list what cells can import, and what not and why
   gocl version                                              print gocl's, Go's and yaegi's versions
@@ -42,6 +43,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return runCmd(rest, stdout, stderr)
 	case "engine":
 		return enginehost.Main(rest, stderr)
+	case "export":
+		return exportCmd(rest, stdout, stderr)
 	case "doctor":
 		return doctorCmd(rest, stdout, stderr)
 	case "packages":

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/seed43a1e1ab/gocl/kernel/display"
@@ -69,6 +70,14 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 	if !req.Silent {
 		k.t.Publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
 	}
+	if askExit(cellCtx, eng, req.Code) {
+		k.t.Flush(flushTimeout)
+		k.reply(ch, m, "execute_reply", map[string]any{
+			"status": "ok", "execution_count": count, "user_expressions": map[string]any{},
+			"payload": []any{map[string]any{"source": "ask_exit", "keepkernel": false}},
+		})
+		return nil
+	}
 	sink := &cellSink{k: k, parent: m, silent: req.Silent, allowStdin: boolOr(req.AllowStdin, false), ctx: cellCtx}
 	res := eng.Execute(cellCtx, req.Code, sink)
 	if req.storeHistory() && k.cfg.History != nil {
@@ -114,6 +123,19 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 	k.t.Flush(flushTimeout)
 	k.reply(ch, m, "execute_reply", content)
 	return after
+}
+
+// askExit reports whether a cell is a request to leave a terminal front end:
+// exit or quit (with or without parentheses) alone, when no cell declared that
+// name. ipykernel answers these with the ask_exit payload, on which
+// jupyter console and qtconsole close; gocl does the same, and runs nothing.
+func askExit(ctx context.Context, eng Engine, code string) bool {
+	name := strings.TrimSuffix(strings.TrimSpace(code), "()")
+	if name != "exit" && name != "quit" {
+		return false
+	}
+	_, cerr := eng.Evaluate(ctx, name)
+	return cerr != nil // a cell's own exit or quit runs as written
 }
 
 // flushTimeout bounds the wait for queued output before a reply: streams
