@@ -150,7 +150,7 @@ func JudgeWrapped(create time.Duration, wrapped, unwrapped Transfer, pinnedGBs f
 	switch {
 	case pinnedGBs > 0 && wr >= 0.8*pinnedGBs && ur < 0.5*wr && wrapped.Host <= BlockedMinimum:
 		f.Claim = PinnedByBuffer
-		f.Sentence = facts + " So while the buffer lives its slice copies like pinned memory: the driver page-locks it when the buffer is created (that is the creation's time), not in the migration, which is then a DMA at the link's rate."
+		f.Sentence = facts + " So from the buffer's creation until its release the slice copies as pinned (page-locked) memory does, before any migration: whatever the driver does to the slice, it does when the buffer is created, not in the migration call."
 	case wr > 0 && ur > 0 && wr < 1.5*ur && ur < 1.5*wr:
 		f.Claim = NotPinned
 		f.Sentence = facts + " Wrapping the slice changed nothing measurable in how it copies."
