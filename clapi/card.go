@@ -20,6 +20,7 @@ func (e *Event) Card() viz.CopyCard {
 	if e.queue != nil {
 		c.Device = e.queue.dev.Name
 		c.DeviceType = e.queue.dev.Type
+		c.LinkGBs = e.queue.dev.Link().GBs
 	}
 	if p, ok := e.tryProfile(); ok {
 		c.DeviceTime = timeDiff(p[2], p[3])

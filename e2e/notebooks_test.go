@@ -25,16 +25,19 @@ type exampleNotebook struct {
 	// from the GPU run (bench/gpu/lab.sh): the committed-outputs check skips
 	// it until they are committed; CI still runs it on PoCL.
 	gpuPending bool
+	// findings: its conclusions are structured findings (clapi/truth),
+	// which the truth check requires (e2e/truth_test.go).
+	findings bool
 }
 
 var exampleNotebooks = []exampleNotebook{
-	{file: "01-blocking-vs-nonblocking.ipynb", cards: 4, timelines: 2},
-	{file: "02-first-copy.ipynb", cards: 2, timelines: 1},
-	{file: "03-pinned-memory.ipynb", cards: 3, timelines: 1},
-	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2, trace: "04-overlap.trace.json"},
-	{file: "05-bandwidth-sweep.ipynb", plot: true},
-	{file: "06-compiled-host-work.ipynb"}, // its two timelines are one HTML output, side by side
-	{file: "08-transfer-matrix.ipynb", plot: true},
+	{file: "01-blocking-vs-nonblocking.ipynb", cards: 4, timelines: 2, findings: true},
+	{file: "02-first-copy.ipynb", cards: 2, timelines: 1, findings: true},
+	{file: "03-pinned-memory.ipynb", cards: 3, timelines: 1, findings: true},
+	{file: "04-overlap-copy-compute.ipynb", cards: 1, timelines: 2, trace: "04-overlap.trace.json", findings: true},
+	{file: "05-bandwidth-sweep.ipynb", plot: true, findings: true},
+	{file: "06-compiled-host-work.ipynb", findings: true}, // its two timelines are one HTML output, side by side
+	{file: "08-transfer-matrix.ipynb", plot: true, findings: true},
 }
 
 // smallN keeps the test runs short: 8 MB arrays.
@@ -215,6 +218,7 @@ func TestExampleNotebooksGoclRun(t *testing.T) {
 			for _, p := range problems {
 				t.Error(p)
 			}
+			checkTruth(t, out, nb.findings)
 			if nb.trace != "" {
 				checkTraceFile(t, filepath.Join(dir, nb.trace))
 			}
@@ -299,6 +303,7 @@ func TestExampleNotebooksNbconvert(t *testing.T) {
 			for _, p := range problems {
 				t.Error(p)
 			}
+			checkTruth(t, filepath.Join(dir, "out.ipynb"), nb.findings)
 			t.Logf("ran on %s", device)
 		})
 	}

@@ -128,6 +128,9 @@ timed := func(dst, src any) {
 	start = time.Now()
 	ev = hb.Nop(q, dst, src, cl.NonBlocking)
 	hb.NopAgain(time.Since(start))
+	// The cell's clock alone: what timing a call this way adds to it.
+	start = time.Now()
+	hb.Clock(time.Since(start))
 }
 orders := [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 for c := 0; c < hb.Conditions(); c++ {
@@ -254,6 +257,9 @@ func runCell(b *bench, src string) error {
 			b.add("cell", ret, binding, device)
 		}),
 		"Nop": reflect.ValueOf(func(*clapi.Queue, any, any, ...clapi.Option) *clapi.Event { return nil }),
+		"Clock": reflect.ValueOf(func(ret time.Duration) {
+			b.add("cell, the clock alone", ret, 0, 0)
+		}),
 		"NopAgain": reflect.ValueOf(func(ret time.Duration) {
 			b.add("cell, the same call again", ret, 0, 0)
 		}),
@@ -328,7 +334,7 @@ func table(b *bench, dev clapi.Device, nbytes int, cond string) string {
 	fmt.Fprintln(&w, "| way | median | p10 | p90 | driver call inside gocl (median) | gocl's own work (median of the difference) | device GB/s (median) | median / C's | the wait: CPUs busy (process; waiting thread) |")
 	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|---|")
 	cMed := median(pick(b.samples[key("C")], func(s sample) float64 { return s.Return }))
-	for _, way := range []string{"C", "compiled", "cell", "cell, a do-nothing call", "cell, the same call again"} {
+	for _, way := range []string{"C", "compiled", "cell", "cell, a do-nothing call", "cell, the same call again", "cell, the clock alone"} {
 		s := b.samples[key(way)]
 		ret := pick(s, func(s sample) float64 { return s.Return })
 		bind, own := "—", "—"

@@ -31,6 +31,72 @@ type CopyCard struct {
 	Global []int
 	Local  []int
 	Offset []int
+	// LinkGBs is the fastest a transfer between host and device can go
+	// (1e9 bytes/s; 0 when unknown): a device time that would beat it
+	// cannot be the copy's, and the card says so instead of printing it.
+	LinkGBs float64
+}
+
+// overLink reports a host-device copy whose device time would make it
+// faster than the link: the device's profiling cannot time it.
+func overLink(c CopyCard) bool {
+	return c.DeviceTime > 0 && c.LinkGBs > 0 && !isCommand(c) && !isDeviceToDevice(c) &&
+		float64(c.Bytes)/c.DeviceTime.Seconds()/1e9 > c.LinkGBs*1.02
+}
+
+// untimedText explains a device time that cannot be the copy's.
+func untimedText(c CopyCard) string {
+	return fmt.Sprintf("The device's profiling gives %s, which for %s would be %s, over the link's %.1f GB/s: it cannot be this copy's time. ",
+		FormatDuration(c.DeviceTime), FormatBytes(c.Bytes), FormatRate(c.Bytes, c.DeviceTime), c.LinkGBs)
+}
+
+// Claim names what the card's verdict asserts, in the terms of
+// clapi/truth: "blocking", "blocked", "partly-blocked", "returned-at-once",
+// "too-short", "device-untimed", or "" for a command, an empty or failed
+// copy.
+func Claim(c CopyCard) string {
+	if isCommand(c) || c.Bytes <= 0 || c.HostBlocked < 0 || c.DeviceTime < 0 {
+		return ""
+	}
+	if st := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(c.Status)), "cl_"); !okStatuses[st] {
+		return ""
+	}
+	if overLink(c) {
+		c.DeviceTime = 0
+	}
+	switch {
+	case !c.NonBlocking:
+		return "blocking"
+	case c.DeviceTime == 0:
+		return "device-untimed"
+	}
+	share := float64(c.HostBlocked) / float64(c.DeviceTime)
+	switch {
+	case share > blockedShare && (c.HostBlocked > blockedMinimum || !small(c)):
+		return "blocked"
+	case share > partialShare && (c.HostBlocked > blockedMinimum || !small(c)):
+		return "partly-blocked"
+	case small(c):
+		return "too-short"
+	}
+	return "returned-at-once"
+}
+
+// noDeviceTime says why a copy has no device time, ending a sentence.
+func noDeviceTime(c CopyCard) string {
+	if c.Stages || overLink(c) {
+		return "The device's profiling cannot time this command: time the call and a wait for it on the host instead."
+	}
+	return "Device time is unknown: create the queue with profiling on to compare."
+}
+
+// UsableDeviceTime is the card's device time, or 0 when it cannot be the
+// copy's (over the link).
+func UsableDeviceTime(c CopyCard) time.Duration {
+	if overLink(c) {
+		return 0
+	}
+	return c.DeviceTime
 }
 
 // isCommand reports whether the card is for a command that moves no data
@@ -105,6 +171,9 @@ const (
 	tinyDevice     = 100 * time.Microsecond
 )
 
+// small reports a copy dominated by launch overhead.
+func small(c CopyCard) bool { return c.Bytes < tinyBytes || c.DeviceTime < tinyDevice }
+
 // severity grades a verdict for colouring.
 type severity int
 
@@ -136,6 +205,12 @@ func diagnose(c CopyCard) (severity, string) {
 	if isCommand(c) && c.Bytes >= 0 && c.HostBlocked >= 0 && c.DeviceTime >= 0 {
 		return commandVerdict(c)
 	}
+	if overLink(c) {
+		u := c
+		u.DeviceTime = 0
+		sev, text := diagnoseCopy(u)
+		return max(sev, sevWarn), untimedText(c) + text + waitText(c)
+	}
 	sev, text := diagnoseCopy(c)
 	return sev, text + waitText(c)
 }
@@ -165,22 +240,22 @@ func diagnoseCopy(c CopyCard) (severity, string) {
 
 	if c.DeviceTime == 0 {
 		if c.HostBlocked > blockedMinimum {
-			return sevWarn, fmt.Sprintf("Returned after %s, long for a non-blocking call: the driver probably did the copy inside the call%s. Device time is unknown: create the queue with profiling on to compare.", hb, pageableHint(c))
+			return sevWarn, fmt.Sprintf("Returned after %s, long for a non-blocking call: the driver probably did the copy inside the call%s. %s", hb, pageableHint(c), noDeviceTime(c))
 		}
-		return sevWarn, fmt.Sprintf("Returned after %s; the device time is unknown, so whether the copy overlapped cannot be judged: create the queue with profiling on.", hb)
+		return sevWarn, fmt.Sprintf("Returned after %s; the device time is unknown, so whether the copy overlapped cannot be judged. %s", hb, noDeviceTime(c))
 	}
 
 	share := float64(c.HostBlocked) / float64(c.DeviceTime)
 	switch {
-	case c.HostBlocked > blockedMinimum && share > blockedShare:
+	case share > blockedShare && (c.HostBlocked > blockedMinimum || !small(c)):
 		of := fmt.Sprintf("for %s of its %s", hb, dt)
 		if share > 1.1 {
 			of = fmt.Sprintf("for %s, longer than the %s the copy ran on the device", hb, dt)
 		}
 		return sevBad, "This non-blocking copy blocked the host " + of + blockedCause(c)
-	case c.HostBlocked > blockedMinimum && share > partialShare:
+	case share > partialShare && (c.HostBlocked > blockedMinimum || !small(c)):
 		return sevWarn, fmt.Sprintf("Returned after %s, %s of the copy's %s on the device%s: only partly overlapped%s", hb, percent(share), dt, rate, partialCause(c))
-	case c.Bytes < tinyBytes || c.DeviceTime < tinyDevice:
+	case small(c):
 		return sevInfo, fmt.Sprintf("Small copy (%s): returned after %s, ran %s on the device. At this size the launch overhead dominates; whether the call blocks hardly matters.", FormatBytes(c.Bytes), hb, dt)
 	}
 	text := fmt.Sprintf("Returned after %s; the copy ran %s in the background%s.", hb, dt, rate)
@@ -302,8 +377,14 @@ func modeText(c CopyCard) string {
 
 // deviceTimeText is the device time with its rate, or why it is missing.
 func deviceTimeText(c CopyCard) string {
+	if c.DeviceTime <= 0 && c.Stages {
+		return "none: the device's profiling gives 0 for this command"
+	}
 	if c.DeviceTime <= 0 {
 		return "unknown (profiling off)"
+	}
+	if overLink(c) {
+		return FormatDuration(c.DeviceTime) + " (cannot be this copy's: over the link)"
 	}
 	return FormatDuration(c.DeviceTime) + " · " + FormatRate(c.Bytes, c.DeviceTime)
 }
