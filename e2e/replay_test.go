@@ -183,9 +183,15 @@ func TestCrashGivesNoWrongAnswers(t *testing.T) {
 		// A use the replay's plan does not see (a map key): declaring
 		// it again fails, and it is dropped with a note.
 		"key := \"a\"\nfunc Lookup() map[string]int { return map[string]int{key: 1} }",
+		// Declarations redefined by declarations: the replay makes them
+		// in the same order, so each answers as before.
+		"func v() int { return 1 }",
+		"func w() int { return v() * 10 }",
+		"func v() int { return 2 }",
 	} {
 		k.result(c)
 	}
+	wBefore := k.result("w()")
 	before := map[string]string{"Name()": `"Ada"`, "First()": "2", "f()": "30", "g()": "2", "fmt.Sprint(P{4})": `"|4"`,
 		"Lookup()": "map[a:1]"}
 	for code, want := range before {
@@ -200,6 +206,9 @@ func TestCrashGivesNoWrongAnswers(t *testing.T) {
 	}
 	if note := stream(t, outs, "stderr"); !strings.Contains(note, "Lookup") || !strings.Contains(note, "could not be declared again") {
 		t.Errorf("the first cell after the crash has no note of the declaration that failed to be made again: %q", note)
+	}
+	if got := k.result("w()"); got != wBefore {
+		t.Errorf("w() after the crash = %s, before %s", got, wBefore)
 	}
 	if got := k.result("fmt.Sprint(m.Sqrt(16), unsafe.Sizeof(int32(0)))"); got != `"4 4"` {
 		t.Errorf("the cells' imports after the crash: %s", got)

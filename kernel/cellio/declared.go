@@ -16,8 +16,9 @@ type Declared struct {
 	Names []string `json:"names,omitempty"`
 	// Text is its source as written, for the kinds that are declared
 	// again; Line and Col are where it starts in the cell.
-	Text      string `json:"text,omitempty"`
-	Line, Col int    `json:"line,omitempty"`
+	Text string `json:"text,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
 	// Uses are the top-level names Text refers to (those not declared in
 	// it), by which the supervisor tells what a lost name takes with it.
 	Uses []string `json:"uses,omitempty"`
