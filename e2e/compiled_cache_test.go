@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -105,13 +106,7 @@ func TestCompiledCacheOfOthers(t *testing.T) {
 func TestCompiledBuildInterrupted(t *testing.T) {
 	xdg := t.TempDir()
 	k := startKernel(t, "GOCL_PLUGIN_CACHE=off", "XDG_CACHE_HOME="+xdg, "GOCL_MODDIR="+t.TempDir(), goCache(t))
-	// A cell big enough that its compile takes a while.
-	var cell strings.Builder
-	cell.WriteString("//gocl:compile\n")
-	for i := 0; i < 3000; i++ {
-		fmt.Fprintf(&cell, "func f%d(x []int) int { s := 0; for i, v := range x { s += v * i %% %d }; return s }\n", i, i+1)
-	}
-	id := k.send(k.shell, "execute_request", map[string]any{"code": cell.String(),
+	id := k.send(k.shell, "execute_request", map[string]any{"code": slowCell(int(time.Now().UnixNano() % 1000000)),
 		"silent": false, "store_history": true, "user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true})
 	tools := func() []string { return buildTools(t, "XDG_CACHE_HOME="+xdg) }
 	deadline := time.Now().Add(120 * time.Second)
@@ -148,6 +143,69 @@ func TestCompiledBuildInterrupted(t *testing.T) {
 	if len(left) != 0 {
 		t.Errorf("build processes still running after the interrupted cell answered: %v (at the interrupt: %v)", left, seen)
 	}
+}
+
+// slowCell is a compiled cell big enough that its compile takes a while;
+// salt makes it new to the go build cache.
+func slowCell(salt int) string {
+	var cell strings.Builder
+	cell.WriteString("//gocl:compile\n")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&cell, "func f%d(x []int) int { s := 0; for i, v := range x { s += v * i %% %d }; return s + %d }\n", i, i+1, salt)
+	}
+	return cell.String()
+}
+
+// TestCompiledBuildOrphaned: when the engine is killed mid-build, go dies
+// with it and what go had started is killed when the next engine starts.
+func TestCompiledBuildOrphaned(t *testing.T) {
+	xdg := t.TempDir()
+	k := startKernel(t, "GOCL_PLUGIN_CACHE=off", "XDG_CACHE_HOME="+xdg, "GOCL_MODDIR="+t.TempDir(), goCache(t))
+	id := k.send(k.shell, "execute_request", map[string]any{"code": slowCell(int(time.Now().UnixNano() % 1000000)),
+		"silent": false, "store_history": true, "user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true})
+	mark := "XDG_CACHE_HOME=" + xdg
+	deadline := time.Now().Add(120 * time.Second)
+	for !strings.Contains(strings.Join(buildTools(t, mark), " "), "compile(") {
+		if time.Now().After(deadline) {
+			t.Fatal("no compile seen in 120 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	engine := childOf(t, k.cmd.Process.Pid)
+	syscall.Kill(engine, syscall.SIGKILL)
+	if m := k.recv(k.shell, 30*time.Second); m == nil || m.ParentHeader.MsgID != id {
+		t.Fatal("the cell whose engine was killed did not reply")
+	}
+	k.execute("1", nil) // a new engine
+	left := buildTools(t, mark)
+	for i := 0; i < 10 && len(left) > 0; i++ {
+		time.Sleep(30 * time.Millisecond)
+		left = buildTools(t, mark)
+	}
+	if len(left) != 0 {
+		t.Errorf("build processes of the killed engine still running: %v", left)
+	}
+}
+
+// childOf returns the process id of pid's child.
+func childOf(t *testing.T, pid int) int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		raw, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		s := string(raw)
+		end := strings.LastIndexByte(s, ')')
+		f := strings.Fields(s[end+1:])
+		if len(f) > 1 && f[1] == fmt.Sprint(pid) {
+			var child int
+			fmt.Sscan(s, &child)
+			return child
+		}
+	}
+	t.Fatalf("process %d has no child", pid)
+	return 0
 }
 
 // deadPID returns a process id that no process has.
