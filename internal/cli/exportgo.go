@@ -410,9 +410,6 @@ func exportProgram(path string, check checker) ([]byte, error) {
 	for range 2 {
 		_, _, _, _, errs, err := check(src)
 		if err != nil {
-			if os.Getenv("GOCL_EXPORT_DEBUG") != "" {
-				os.Stderr.WriteString(src)
-			}
 			return nil, err
 		}
 		var unused []string
