@@ -36,7 +36,7 @@ class ConsoleTest(unittest.TestCase):
             self.assertEqual(child.exitstatus, 0, f"run {i}: jupyter console exited with {child.exitstatus}")
             return time.monotonic() - start
         except pexpect.TIMEOUT:
-            self.fail(f"run {i} ({leave!r}): jupyter console hung; its screen:\n{child.before}")
+            self.fail(f"run {i} ({leave!r}): jupyter console did not close (or hung); its screen:\n{child.before}")
         finally:
             if child.isalive():
                 child.terminate(force=True)

@@ -26,7 +26,7 @@ const exportUsage = `usage: gocl export NOTEBOOK.ipynb [-o main.go]
 
 Writes the notebook as a Go program that go run runs with the notebook's
 output: declarations at package level, statements in main, in cell order.
-Statements that use display or widgets are kept as comments.
+Calls that only show something (display, widgets) are kept as comments.
 The program is checked with go/types before it is written. When the output's
 directory is in no Go module, a go.mod (and go.sum) is written beside it that
 requires gocl from the source this binary was built from (GOCL_SRC overrides),

@@ -74,3 +74,19 @@ func TestExportRefusesWhatGoCannotSay(t *testing.T) {
 		t.Fatalf("err = %v, want the redeclaration named", err)
 	}
 }
+
+// TestExportLeavesADeclaredNameToTheCells checks that a cell variable named
+// like a package cells use without an import (cell, for compiled cells)
+// is not imported as that package.
+func TestExportLeavesADeclaredNameToTheCells(t *testing.T) {
+	needGo(t)
+	dir := t.TempDir()
+	nb := writeNotebook(t, dir, "names.ipynb", "cell := 2\nfmt.Println(cell * 2)")
+	src, err := Export(nb, "", io.Discard)
+	if err != nil {
+		t.Fatalf("export: %v\n%s", err, src)
+	}
+	if strings.Contains(string(src), "gocl/cell\"") {
+		t.Errorf("the program imports package cell:\n%s", src)
+	}
+}

@@ -231,9 +231,15 @@ func (p *program) usedAuto() []string {
 			}
 		}
 	}
+	var all strings.Builder
+	for _, c := range p.cells {
+		all.WriteString(strings.Join(c.decls, "\n") + "\n" + c.stmts + "\n")
+	}
 	var specs []string
 	for name, path := range p.auto {
-		if seen[name] && !own[name] && !own[strconv.Quote(path)] {
+		// A name the cells declare themselves is theirs, not the package's.
+		declared := regexp.MustCompile(`(?m)(^|[^.\w])` + name + `\s*:=|\b(var|const|type|func)\s+` + name + `\b`)
+		if seen[name] && !own[name] && !own[strconv.Quote(path)] && !declared.MatchString(all.String()) {
 			specs = append(specs, importSpec(name, path))
 		}
 	}
@@ -410,9 +416,6 @@ func exportProgram(path string, check checker) ([]byte, error) {
 	for range 2 {
 		_, _, _, _, errs, err := check(src)
 		if err != nil {
-			if os.Getenv("GOCL_EXPORT_DEBUG") != "" {
-				os.Stderr.WriteString(src)
-			}
 			return nil, err
 		}
 		var unused []string
