@@ -28,8 +28,9 @@ const memSVM = "shared virtual" // host memory kind of SVM, as cards show it
 // SVM (the default) must be mapped before the host touches it
 // ([EnqueueSVMMap], [EnqueueSVMUnmap]); fine-grain SVM needs no map. Pass it
 // to kernels as an argument, copy with [EnqueueSVMMemcpy], and Free it when
-// done. Devices without SVM (NVIDIA's OpenCL, any OpenCL 1.x device) make
-// NewSVM fail with a message that says so.
+// done. A device that reports no SVM capabilities (any OpenCL 1.x device,
+// for one) makes NewSVM fail with a message that says so; the H200's NVIDIA
+// OpenCL reports coarse-grain buffers (notebook 08 measures them).
 type SVM struct {
 	mu    sync.Mutex
 	ctx   *Context
@@ -56,7 +57,7 @@ func NewSVM(ctx *Context, flags MemFlag, nbytes int) *SVM {
 	for _, d := range ctx.devices {
 		if d.SVM.Value == 0 {
 			refuse(call, "CL_INVALID_OPERATION", d.Name+" has no shared virtual memory (CL_DEVICE_SVM_CAPABILITIES is 0 on "+d.Version+")",
-				"this driver offers no SVM (NVIDIA's OpenCL has none); move data with buffers, and use cl.NewPinnedHost for fast host memory")
+				"this device offers no SVM; move data with buffers, and use cl.NewPinnedHost for fast host memory")
 		}
 		if flags&SVMFineGrain != 0 && !d.SVM.Has(2) {
 			refuse(call, "CL_INVALID_OPERATION", d.Name+" has only "+d.SVM.String()+" SVM, no fine-grain buffers", "leave out cl.SVMFineGrain and map the memory with cl.EnqueueSVMMap")

@@ -90,7 +90,7 @@ func (e *Event) Findings() *Findings {
 	f := Finding{Claim: truth.Claim(claim), Subject: c.Command + " " + c.Direction, Sentence: viz.Verdict(c),
 		Bytes: c.Bytes, HostNs: int64(c.HostBlocked), DeviceNs: int64(dev),
 		Other: map[string]float64{"queued_ns": float64(c.QueuedWait), "submitted_ns": float64(c.SubmitWait), "profiled_ns": float64(c.DeviceTime),
-			"waited_ns": float64(c.QueuedWait + c.SubmitWait)}}
+			"waited_ns": float64(c.QueuedWait + c.SubmitWait), "link_gbs": c.LinkGBs}}
 	if dev > 0 {
 		f.Other["rate_gbs"] = truth.GBs(c.Bytes, dev)
 	}

@@ -128,3 +128,26 @@ func TestEventCardText(t *testing.T) {
 		t.Errorf("bars wrong:\n%s", got)
 	}
 }
+
+// TestCardRefusesRateOverLink: a migration whose profiling gives 454 µs for
+// 4 GB (NVIDIA's, issue 21) must not print 8811 GB/s as the copy's rate.
+func TestCardRefusesRateOverLink(t *testing.T) {
+	c := CopyCard{Command: "clEnqueueMigrateMemObjects", Direction: "host→device", Bytes: 4e9, NonBlocking: true,
+		HostBlocked: 74 * time.Millisecond, DeviceTime: 454 * time.Microsecond, LinkGBs: 63, Status: "complete", Stages: true}
+	text, html := EventCardText(c), EventCardHTML(c)
+	for _, out := range []string{text, html} {
+		if strings.Contains(out, "454 µs · ") {
+			t.Errorf("the card prints the impossible rate as the copy's:\n%s", out)
+		}
+		if !strings.Contains(out, "cannot be this copy") {
+			t.Errorf("the card does not say the device time cannot be the copy's:\n%s", out)
+		}
+	}
+	if got := Claim(c); got != "device-untimed" {
+		t.Errorf("Claim = %q, want device-untimed", got)
+	}
+	c.LinkGBs = 0 // no link known: the card shows what the device said, as before
+	if Claim(c) != "blocked" {
+		t.Errorf("without a link, Claim = %q", Claim(c))
+	}
+}
