@@ -39,7 +39,9 @@ func (g Gocl) Run(name string, cells []string) Outcome {
 		return Outcome{Crashed: true, Err: err.Error()}
 	}
 	cellLimit := g.Limit * 3 / 4
-	cmd := exec.Command(g.Bin, "run", in, "-o", out,
+	// --allow-errors: gocl run writes a notebook only when every cell ran
+	// (as nbconvert); outcomeOf reads the cells up to the first error.
+	cmd := exec.Command(g.Bin, "run", in, "-o", out, "--allow-errors",
 		"--timeout", fmt.Sprintf("%.3fs", cellLimit.Seconds()))
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
@@ -48,6 +50,9 @@ func (g Gocl) Run(name string, cells []string) Outcome {
 		return Outcome{Hung: true}
 	}
 	raw, rerr := os.ReadFile(out)
+	if rerr != nil && strings.Contains(log.String(), "did not stop after its timeout") {
+		return Outcome{Hung: true}
+	}
 	if rerr != nil {
 		return Outcome{Crashed: true, Err: fmt.Sprintf("gocl run wrote no notebook (%v): %s", err, tail(log.String(), 2000))}
 	}
@@ -101,6 +106,9 @@ func outcomeOf(raw []byte) (Outcome, error) {
 	var o Outcome
 	var stdout, output strings.Builder
 	for _, c := range nb.Cells {
+		if o.Err != "" || o.Hung {
+			break // the program stopped at its first error
+		}
 		for _, out := range c.Outputs {
 			if out.OutputType == "stream" {
 				output.WriteString(string(out.Text))
