@@ -49,6 +49,9 @@ func TestForkChangesAreMarked(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(fork, path)
 		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "_test/tmp/") {
+			return nil // what yaegi's own tests build (its .gitignore)
+		}
 		seen[rel] = true
 		if rel == "PATCHES.md" {
 			return nil
