@@ -478,6 +478,11 @@ func open(so, path string) (syms map[string]reflect.Value, err error) {
 	}()
 	if _, err := plugin.Open(so); err != nil {
 		msg := err.Error()
+		if strings.Contains(msg, "different version of package "+SessionModule+"/") {
+			// Not the binary: an earlier cell's package, built twice.
+			return nil, fmt.Errorf("the compiled cell's copy of an earlier compiled cell's package differs from the loaded one, so Go cannot load it (%s); "+
+				"this is a gocl bug, please report it; to go on, restart the kernel with GOCL_PLUGIN_CACHE=off and run the cells again", msg)
+		}
 		if strings.Contains(msg, "different version of package") {
 			return nil, fmt.Errorf("the compiled cell does not match this gocl binary (%s): gocl's source changed since the binary was built, "+
 				"or a module the cell imports needs another version of a module gocl uses; rebuild gocl (go build -o bin/gocl .) or pin an older module in gocl.mod", msg)

@@ -40,3 +40,24 @@ func TestThirdParty(t *testing.T) {
 		}
 	}
 }
+
+// TestCellGcflags: the cells' packages keep the binary's flags that apply
+// to every package, and their files are recorded without the build
+// directory (quoted when it has a space).
+func TestCellGcflags(t *testing.T) {
+	for _, c := range []struct {
+		bin  []string
+		dir  string
+		want string
+	}{
+		{nil, "/c/gocl-cells-1", "-gcflags=goclsession/c...=-trimpath=/c/gocl-cells-1=>goclsession"},
+		{[]string{"-trimpath", "-gcflags=all=-N -l"}, "/c/d", "-gcflags=goclsession/c...=-N -l -trimpath=/c/d=>goclsession"},
+		{[]string{"-gcflags=-N -l"}, "/c/d", "-gcflags=goclsession/c...=-trimpath=/c/d=>goclsession"},
+		{[]string{"-gcflags=example.com/...=-N"}, "/c/d", "-gcflags=goclsession/c...=-trimpath=/c/d=>goclsession"},
+		{nil, "/my cache/d", `-gcflags=goclsession/c...="-trimpath=/my cache/d=>goclsession"`},
+	} {
+		if got := cellGcflags(c.bin, c.dir); got != c.want {
+			t.Errorf("cellGcflags(%q, %q) = %s, want %s", c.bin, c.dir, got, c.want)
+		}
+	}
+}
