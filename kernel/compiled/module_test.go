@@ -61,3 +61,15 @@ func TestCellGcflags(t *testing.T) {
 		}
 	}
 }
+
+// TestSrcReplaces: gocl's replace directives, relative paths made absolute.
+func TestSrcReplaces(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\nreplace a.b/c => ./third_party/c // the fork\n\n"+
+		"replace (\n\tx.y/z v1.0.0 => x.y/w v1.1.0\n\tp.q/r => ../r\n)\n"), 0o600)
+	got := strings.Join(srcReplaces(dir), "\n")
+	want := "a.b/c => " + filepath.Join(dir, "third_party/c") + "\nx.y/z v1.0.0 => x.y/w v1.1.0\np.q/r => " + filepath.Join(dir, "../r")
+	if got != want {
+		t.Errorf("srcReplaces:\n%s\nwant\n%s", got, want)
+	}
+}
