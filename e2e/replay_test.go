@@ -288,10 +288,7 @@ func TestCompiledCellSurvivesACrash(t *testing.T) {
 	if after := plugins(); len(after) != len(before) {
 		t.Errorf("the replay built the compiled cell again: plugins %v, then %v", before, after)
 	}
-	// A later compiled cell that uses it cannot be built yet, after a
-	// crash as after a restart: the cached plugin's package was built in
-	// another build directory, so Go's plugin loader refuses the new
-	// build's copy of it (kernel/compiled; see the report of branch crash).
+	// A later compiled cell that uses it: TestCompiledCellUsesCachedCell.
 }
 
 // TestSegfaultsAlwaysExplained crashes the engine again and again, with a

@@ -40,3 +40,36 @@ func TestThirdParty(t *testing.T) {
 		}
 	}
 }
+
+// TestCellGcflags: the cells' packages keep the binary's flags that apply
+// to every package, and their files are recorded without the build
+// directory (quoted when it has a space).
+func TestCellGcflags(t *testing.T) {
+	for _, c := range []struct {
+		bin  []string
+		dir  string
+		want string
+	}{
+		{nil, "/c/gocl-cells-1", "-gcflags=goclsession/c...=-trimpath=/c/gocl-cells-1=>goclsession"},
+		{[]string{"-trimpath", "-gcflags=all=-N -l"}, "/c/d", "-gcflags=goclsession/c...=-N -l -trimpath=/c/d=>goclsession"},
+		{[]string{"-gcflags=-N -l"}, "/c/d", "-gcflags=goclsession/c...=-trimpath=/c/d=>goclsession"},
+		{[]string{"-gcflags=example.com/...=-N"}, "/c/d", "-gcflags=goclsession/c...=-trimpath=/c/d=>goclsession"},
+		{nil, "/my cache/d", `-gcflags=goclsession/c...="-trimpath=/my cache/d=>goclsession"`},
+	} {
+		if got := cellGcflags(c.bin, c.dir); got != c.want {
+			t.Errorf("cellGcflags(%q, %q) = %s, want %s", c.bin, c.dir, got, c.want)
+		}
+	}
+}
+
+// TestSrcReplaces: gocl's replace directives, relative paths made absolute.
+func TestSrcReplaces(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\nreplace a.b/c => ./third_party/c // the fork\n\n"+
+		"replace (\n\tx.y/z v1.0.0 => x.y/w v1.1.0\n\tp.q/r => ../r\n)\n"), 0o600)
+	got := strings.Join(srcReplaces(dir), "\n")
+	want := "a.b/c => " + filepath.Join(dir, "third_party/c") + "\nx.y/z v1.0.0 => x.y/w v1.1.0\np.q/r => " + filepath.Join(dir, "../r")
+	if got != want {
+		t.Errorf("srcReplaces:\n%s\nwant\n%s", got, want)
+	}
+}

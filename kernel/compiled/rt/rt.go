@@ -9,7 +9,6 @@ package rt
 
 import (
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -68,8 +67,9 @@ type Panic struct {
 	Frames []Frame
 }
 
-// cellFileRE matches the file of a compiled cell in a build directory.
-var cellFileRE = regexp.MustCompile(`^(cell\d+)\.go$`)
+// cellFileRE matches the file of a compiled cell, as its build records it
+// (goclsession/c3/cell5.go: the build directory is trimmed away).
+var cellFileRE = regexp.MustCompile(`^goclsession/c\d+/(cell\d+)\.go$`)
 
 func cellFrames() []Frame {
 	pcs := make([]uintptr, 64)
@@ -78,7 +78,7 @@ func cellFrames() []Frame {
 	var out []Frame
 	for {
 		f, more := frames.Next()
-		if m := cellFileRE.FindStringSubmatch(filepath.Base(f.File)); m != nil && strings.Contains(f.File, "gocl-cells") {
+		if m := cellFileRE.FindStringSubmatch(f.File); m != nil {
 			fn := f.Function
 			if i := strings.LastIndex(fn, "/"); i >= 0 {
 				fn = fn[i+1:]
