@@ -55,6 +55,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	}
 
 	if !n.typ.assignableTo(typ) && typ.str != "*unsafe2.dummy" {
+		if m := ptrRecvMethod(n.typ, typ); m != "" && n.typ.implements(typ) { // gocl patch: Go's words for a method-set violation
+			return n.cfgErrorf("cannot use %s as %s value: %s does not implement %s (method %s has pointer receiver)", n.typ.id(), typ.id(), n.typ.id(), typ.id(), m) // gocl patch
+		} // gocl patch
 		if context == "" {
 			return n.cfgErrorf("cannot use type %s as type %s", n.typ.id(), typ.id())
 		}
