@@ -857,6 +857,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err != nil {
 				break
 			}
+			retypeShiftSlots(sc, n) // gocl patch: an untyped shift the operation converted computes into a slot of its new type (gocl_shift.go)
 
 			switch n.action {
 			case aRem:

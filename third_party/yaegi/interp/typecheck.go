@@ -1117,6 +1117,9 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		return n.cfgErrorf(err.Error())
 	}
 	n.typ = ityp
+	if !n.rval.IsValid() { // gocl patch: a shift of an untyped constant by a variable takes the type too (gocl_shift.go)
+		retypeUntypedShift(n, ityp) // gocl patch
+	} // gocl patch
 	return nil
 }
 
