@@ -58,3 +58,27 @@ func isPtrRecvMethod(m *node) bool {
 	rtn := m.child[0].child[0].lastChild()
 	return rtn != nil && rtn.kind == starExpr
 }
+
+// appendPtrRecv returns Go's error for append(s, v...) where s is a slice
+// of an interface that a value v implements only through a pointer: the
+// arguments of append are checked against the slice's element type as
+// reflect sees it, which for an interface the program declares has no
+// methods.
+func appendPtrRecv(slice *itype, args []param, ellipsis bool) error {
+	if ellipsis {
+		return nil
+	}
+	for slice != nil && slice.cat == linkedT {
+		slice = slice.val
+	}
+	if slice == nil || slice.cat != sliceT || slice.val == nil || !isInterface(slice.val) {
+		return nil
+	}
+	for _, a := range args {
+		t := a.Type()
+		if m := ptrRecvMethod(t, slice.val); m != "" && a.nod != nil {
+			return a.nod.cfgErrorf("cannot use %s as %s value: %s does not implement %s (method %s has pointer receiver)", t.id(), slice.val.id(), t.id(), slice.val.id(), m)
+		}
+	}
+	return nil
+}

@@ -788,6 +788,9 @@ func (check typecheck) builtin(name string, n *node, child []*node, ellipsis boo
 			return nil
 		}
 
+		if err := appendPtrRecv(typ, params[1:], ellipsis); err != nil { // gocl patch: append to a slice of interfaces checks method sets (gocl_methodset.go)
+			return err // gocl patch
+		} // gocl patch
 		fun := &node{
 			typ: &itype{
 				cat: funcT,
