@@ -750,6 +750,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// Skip optimisation for assigned interface.
 						break
 					}
+					if dest.typ.cat == errorT { // gocl patch: the literal must be wrapped as an error, not stored raw (e.Error() panicked: "Method index out of range")
+						break // gocl patch
+					} // gocl patch
 					if dest.action == aGetIndex || dest.action == aStar {
 						// Skip optimization, as it does not work when assigning to a struct field or a dereferenced pointer.
 						break
