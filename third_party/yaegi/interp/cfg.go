@@ -726,6 +726,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && (isCall(src) || src.action == aRecv || src.action == aCompositeLit): // gocl patch: the optimizations below make the whole statement a nop, which is right only for one pair
+					// gocl patch: a multi-value assignment evaluates every source, then assigns them all (Go's order, and the other pairs are assigned).
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
@@ -748,6 +750,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// Skip optimisation for assigned interface.
 						break
 					}
+					if dest.typ.cat == errorT { // gocl patch: the literal must be wrapped as an error, not stored raw (e.Error() panicked: "Method index out of range")
+						break // gocl patch
+					} // gocl patch
 					if dest.action == aGetIndex || dest.action == aStar {
 						// Skip optimization, as it does not work when assigning to a struct field or a dereferenced pointer.
 						break
@@ -855,6 +860,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err != nil {
 				break
 			}
+			retypeShiftSlots(sc, n) // gocl patch: an untyped shift the operation converted computes into a slot of its new type (gocl_shift.go)
 
 			switch n.action {
 			case aRem:
@@ -1502,6 +1508,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			init.tnext = body.start
 			body.tnext = post.start
 			post.tnext = body.start
+			perIterationVars(n, init, post) // gocl patch: Go 1.22 loop variables (gocl_loopvar.go)
 			sc = sc.pop()
 
 		case forStmt7: // for init; cond; post {}
@@ -1525,6 +1532,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			cond.tnext = body.start
 			setFNext(cond, n)
 			body.tnext = post.start
+			perIterationVars(n, init, post) // gocl patch: Go 1.22 loop variables (gocl_loopvar.go)
 			sc = sc.pop()
 
 		case forRangeStmt:
@@ -3143,9 +3151,9 @@ func offsetof(n *node) {
 	n.gen = nop
 	n.typ = n.scope.getType("uintptr")
 	c1 := n.child[1]
-	if field, ok := c1.child[0].typ.rtype.FieldByName(c1.child[1].ident); ok {
-		n.rval = reflect.ValueOf(field.Offset)
-	}
+	if off, ok := goclOffsetof(c1.child[0].typ, c1.child[1].ident); ok { // gocl patch: a struct the interpreter declared has no rtype (gocl_unsafe.go)
+		n.rval = reflect.ValueOf(off) // gocl patch
+	} // gocl patch
 }
 
 func sizeof(n *node) {

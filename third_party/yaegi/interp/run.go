@@ -2471,7 +2471,7 @@ func _return(n *node) {
 			// No additional runtime operation is necessary for constants (not in frame) or
 			// binary expressions (stored directly at the right location in frame).
 			n.exec = nil
-		case isCall(child[0]) && n.child[0].typ.id() == def.typ.ret[0].id():
+		case isCall(child[0]) && !child[0].rval.IsValid() && n.child[0].typ.id() == def.typ.ret[0].id(): // gocl patch: a call folded to a constant (unsafe.Sizeof) stores nothing, so return its value
 			// Calls are optmized as long as no type conversion is involved.
 			n.exec = nil
 		default:

@@ -1480,7 +1480,7 @@ func (t *itype) assignableTo(o *itype) bool {
 	}
 
 	if isInterface(o) && t.implements(o) {
-		return true
+		return ptrRecvMethod(t, o) == "" // gocl patch: a method with a pointer receiver is not in a value's method set (gocl_methodset.go)
 	}
 
 	if t.cat == sliceT && o.cat == sliceT {
@@ -1541,9 +1541,9 @@ func (t *itype) equals(o *itype) bool {
 	case ti && oi:
 		return t.methods().equals(o.methods())
 	case ti && !oi:
-		return o.methods().contains(t.methods())
+		return o.methods().contains(t.methods()) && ptrRecvMethod(o, t) == "" // gocl patch: a method with a pointer receiver is not in a value's method set
 	case oi && !ti:
-		return t.methods().contains(o.methods())
+		return t.methods().contains(o.methods()) && ptrRecvMethod(t, o) == "" // gocl patch: a method with a pointer receiver is not in a value's method set
 	default:
 		return t.id() == o.id()
 	}

@@ -55,6 +55,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	}
 
 	if !n.typ.assignableTo(typ) && typ.str != "*unsafe2.dummy" {
+		if m := ptrRecvMethod(n.typ, typ); m != "" && n.typ.implements(typ) { // gocl patch: Go's words for a method-set violation
+			return n.cfgErrorf("cannot use %s as %s value: %s does not implement %s (method %s has pointer receiver)", n.typ.id(), typ.id(), n.typ.id(), typ.id(), m) // gocl patch
+		} // gocl patch
 		if context == "" {
 			return n.cfgErrorf("cannot use type %s as type %s", n.typ.id(), typ.id())
 		}
@@ -785,6 +788,9 @@ func (check typecheck) builtin(name string, n *node, child []*node, ellipsis boo
 			return nil
 		}
 
+		if err := appendPtrRecv(typ, params[1:], ellipsis); err != nil { // gocl patch: append to a slice of interfaces checks method sets (gocl_methodset.go)
+			return err // gocl patch
+		} // gocl patch
 		fun := &node{
 			typ: &itype{
 				cat: funcT,
@@ -1114,6 +1120,9 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		return n.cfgErrorf(err.Error())
 	}
 	n.typ = ityp
+	if !n.rval.IsValid() { // gocl patch: a shift of an untyped constant by a variable takes the type too (gocl_shift.go)
+		retypeUntypedShift(n, ityp) // gocl patch
+	} // gocl patch
 	return nil
 }
 
