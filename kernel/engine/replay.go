@@ -214,8 +214,28 @@ func usesOf(n ast.Node, top map[string]bool, own []string) []string {
 		seen[o] = true
 	}
 	var uses []string
+	inspectRefs(n, func(id *ast.Ident) bool {
+		if (id.Obj == nil || top[id.Name]) && !seen[id.Name] && id.Name != "_" {
+			seen[id.Name] = true
+			uses = append(uses, id.Name)
+		}
+		return true
+	})
+	sort.Strings(uses)
+	return uses
+}
+
+// inspectRefs calls ref for each identifier in n that may refer to a
+// top-level name, in source order, until ref returns false. A field's,
+// a selector's, a composite literal key's, a label's, an import's and a
+// declaration's own name are not such identifiers.
+func inspectRefs(n ast.Node, ref func(*ast.Ident) bool) {
+	stopped := false
 	var visit func(ast.Node) bool
 	visit = func(m ast.Node) bool {
+		if stopped {
+			return false
+		}
 		switch m := m.(type) {
 		case *ast.SelectorExpr:
 			ast.Inspect(m.X, visit)
@@ -259,17 +279,14 @@ func usesOf(n ast.Node, top map[string]bool, own []string) []string {
 				ast.Inspect(v, visit)
 			}
 			return false
+		case *ast.ImportSpec:
+			return false
 		case *ast.Ident:
-			if (m.Obj == nil || top[m.Name]) && !seen[m.Name] && m.Name != "_" {
-				seen[m.Name] = true
-				uses = append(uses, m.Name)
-			}
+			stopped = !ref(m)
 		}
 		return true
 	}
 	ast.Inspect(n, visit)
-	sort.Strings(uses)
-	return uses
 }
 
 // noteCompiled records a compiled cell: it is declared again whole, from
@@ -326,40 +343,12 @@ func (e *Engine) checkLost(cell string, ps []*parsed) *CellError {
 			continue
 		}
 		var found *ast.Ident
-		var visit func(ast.Node) bool
-		visit = func(m ast.Node) bool {
-			if found != nil {
-				return false
+		inspectRefs(root, func(id *ast.Ident) bool {
+			if id.Obj == nil && !own[id.Name] && lost[id.Name] != "" {
+				found = id
 			}
-			switch m := m.(type) {
-			case *ast.SelectorExpr:
-				ast.Inspect(m.X, visit)
-				return false
-			case *ast.KeyValueExpr:
-				if _, ok := m.Key.(*ast.Ident); !ok {
-					ast.Inspect(m.Key, visit)
-				}
-				ast.Inspect(m.Value, visit)
-				return false
-			case *ast.ImportSpec:
-				return false
-			case *ast.FuncDecl: // a method's name is no use of a global
-				if m.Recv != nil {
-					ast.Inspect(m.Recv, visit)
-				}
-				ast.Inspect(m.Type, visit)
-				if m.Body != nil {
-					ast.Inspect(m.Body, visit)
-				}
-				return false
-			case *ast.Ident:
-				if m.Obj == nil && !own[m.Name] && lost[m.Name] != "" {
-					found = m
-				}
-			}
-			return true
-		}
-		ast.Inspect(root, visit)
+			return found == nil
+		})
 		if found != nil {
 			return e.errorAt(cell, "CompileError", fmt.Sprintf("undefined: %s (%s)", found.Name, lost[found.Name]), found.Pos(), nil)
 		}
