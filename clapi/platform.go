@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/seed43a1e1ab/gocl/clapi/viz"
+	"github.com/seed43a1e1ab/gocl/internal/faultguard"
 )
 
 // Platform is an OpenCL platform (an installed driver, such as PoCL or
@@ -134,6 +135,9 @@ func (p *Platform) Devices() DeviceList {
 	if rc := C.clGetDeviceIDs(p.id, C.CL_DEVICE_TYPE_ALL, n, &ids[0], nil); rc != C.CL_SUCCESS {
 		fail("clGetDeviceIDs", int(rc), "listing devices of "+p.Name)
 	}
+	// Drivers set themselves up here (PoCL starts LLVM, which installs
+	// crash handlers in front of the engine's): put the engine's back.
+	faultguard.Run()
 	out := make([]*Device, len(ids))
 	for i, id := range ids {
 		out[i] = newDevice(p, i, id)

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/seed43a1e1ab/gocl/internal/faultguard"
 )
 
 // Program is an OpenCL program built for every device of its context.
@@ -494,6 +496,7 @@ func EnqueueKernel(q *Queue, k *Kernel, global, local []int, opts ...Option) *Ev
 		op = &os[0]
 	}
 	var ev C.cl_event
+	faultguard.Run() // a kernel's fault must reach the engine's handler, whatever a driver installed since
 	start := time.Now()
 	rc := C.clEnqueueNDRangeKernel(qid, kid, C.cl_uint(len(gs)), op, &gs[0], lp, C.cl_uint(len(wl)), firstEvent(wl), &ev)
 	ret := time.Now()

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/seed43a1e1ab/gocl/internal/faultguard"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/enginehost/faultname"
@@ -68,6 +69,7 @@ func Main(args []string, stderr io.Writer) int {
 		_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETPIPE_SZ, pipeSize)
 	}
 	faultname.SetFD(rawFD(engine.OriginalStderr()))
+	faultguard.Set(func() { faultname.Guard() })
 	var rights []byte
 	if out, errf, err := engine.CapturedReaders(); err == nil {
 		rights = syscall.UnixRights(rawFD(out), rawFD(errf))

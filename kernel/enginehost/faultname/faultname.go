@@ -12,6 +12,17 @@
 // to the engine's own stderr (the supervisor's crash pipe), then lets the
 // signal kill the process as before. Go code's own faults (nil pointer
 // dereferences) never reach it: the runtime handles those.
+//
+// A library may put its own handler in front. PoCL starts LLVM when it
+// sets up its devices, and LLVM installs a crash handler for SIGSEGV, SIGBUS,
+// SIGILL (and more) with SA_RESETHAND: the kernel resets the handler to the
+// default for the whole process as it delivers the first fault. When two of
+// PoCL's threads fault together (an OpenCL kernel's work-groups writing out
+// of bounds at once), the second one's fault, a few microseconds later,
+// found no handler and killed the engine before LLVM's handler had put the
+// runtime's back: no report, in about one crash in three on an idle
+// machine. Guard puts the engine's handlers back; clapi calls it before each
+// kernel launch and once drivers are set up.
 package faultname
 
 /*
@@ -125,9 +136,59 @@ __attribute__((constructor)) static void gocl_fault_install(void) {
 }
 
 static void gocl_fault_set_fd(int fd) { gocl_fault_fd = fd; }
+
+// The faults Guard keeps, and the engine's own handlers for them (the Go
+// runtime's, which forwards C code's faults to gocl_on_fault), taken by
+// gocl_fault_arm once the runtime has installed them.
+static const int gocl_guarded[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+#define GOCL_NGUARDED (sizeof gocl_guarded / sizeof gocl_guarded[0])
+static struct sigaction gocl_engine_action[GOCL_NGUARDED];
+static int gocl_engine_saved[GOCL_NGUARDED];
+
+static void gocl_fault_arm(void) {
+	for (unsigned i = 0; i < GOCL_NGUARDED; i++) {
+		struct sigaction *a = &gocl_engine_action[i];
+		gocl_engine_saved[i] = sigaction(gocl_guarded[i], NULL, a) == 0 && !(a->sa_flags & SA_RESETHAND);
+	}
+}
+
+// gocl_fault_guard puts back the engine's handler of each guarded fault
+// whose handler is now a one-shot one (SA_RESETHAND), or one that such a
+// handler left at the default as it fired: in a process of many threads a
+// one-shot fault handler loses the second of two faults that come together.
+// A library's handler without SA_RESETHAND (PoCL's SIGFPE handler, which
+// lets a kernel's integer division by zero go on) is left in place, and so
+// is the default that gocl_on_fault itself sets to die. It returns how many
+// handlers it put back.
+static int gocl_fault_guard(void) {
+	int n = 0;
+	for (unsigned i = 0; i < GOCL_NGUARDED; i++) {
+		struct sigaction cur;
+		if (!gocl_engine_saved[i] || sigaction(gocl_guarded[i], NULL, &cur) != 0 || !(cur.sa_flags & SA_RESETHAND)) {
+			continue;
+		}
+		if (sigaction(gocl_guarded[i], &gocl_engine_action[i], NULL) == 0) {
+			n++;
+		}
+	}
+	return n;
+}
 */
 import "C"
 
 // SetFD makes the handler write to fd (the engine's own stderr, which the
 // supervisor reads) instead of fd 2, which the engine captures for cells.
-func SetFD(fd int) { C.gocl_fault_set_fd(C.int(fd)) }
+// It also takes the fault handlers in place now, the Go runtime's, as the
+// ones Guard puts back: call it once the runtime has started and before any
+// library is loaded.
+func SetFD(fd int) {
+	C.gocl_fault_set_fd(C.int(fd))
+	C.gocl_fault_arm()
+}
+
+// Guard puts back the engine's handler of SIGSEGV, SIGBUS, SIGILL and SIGFPE
+// where a library replaced it with a one-shot handler (SA_RESETHAND, as
+// LLVM's crash handler is), so that every thread's fault reaches the handler
+// that reports it. It returns how many handlers it put back. It costs a few
+// system calls; it is safe from any goroutine, at any time after SetFD.
+func Guard() int { return int(C.gocl_fault_guard()) }
