@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -313,20 +314,26 @@ func TestSegfaultsAlwaysExplained(t *testing.T) {
 q := cl.NewQueue(ctx)
 buf := cl.NewBufferSize(ctx, cl.ReadWrite, 16)
 started := cl.NewBuffer(ctx, cl.ReadWrite|cl.CopyHostPtr, make([]int32, 4))
-prog := cl.BuildProgram(ctx, ` + "`" + `__kernel void k(__global int *x, __global volatile int *started) {
+prog := cl.BuildProgram(ctx, ` + "`" + `__kernel void k(__global int *x, __global volatile int *started, int lag) {
 	if (get_local_id(0) == 0) {
-		atomic_inc(started);
-		for (long i = 0; i < 1000000000L && *started < 2; i++) {}
+		if (atomic_inc(started) == 1) {
+			for (int i = 0; i < lag; i++) { (void)*started; }
+		} else {
+			for (long i = 0; i < 1000000000L && *started < 2; i++) {}
+		}
 	}
 	x[get_global_id(0) * 1000000000L + 4000000000L] = 1;
 }` + "`" + `, "")
 kk := prog.Kernel("k")
-kk.SetArgs(buf, started)
+kk.SetArgs(buf, started, int32(LAG))
 cl.EnqueueKernel(q, kk, []int{256}, []int{128}).Wait()`, "SIGSEGV in /"},
 	}
 	for i := 0; i < 12; i++ {
 		c := cells[min(i%4, 1)] // one wild write, three kernels
-		rep, outs := k.executeWithin(c.code, 60*time.Second)
+		// The second work-group faults a little later than the first,
+		// by 0 to about 10 us, in the window where the first one's fault
+		// is being handled.
+		rep, outs := k.executeWithin(strings.Replace(c.code, "LAG", strconv.Itoa(i*1000), 1), 60*time.Second)
 		if rep == nil {
 			t.Fatalf("crash %d: no reply", i)
 		}
