@@ -346,3 +346,31 @@ cl.EnqueueKernel(q, kk, []int{256}, []int{128}).Wait()`, "SIGSEGV in /"},
 		}
 	}
 }
+
+// TestFaultHandlersStayOnceOpenCLIsSetUp is TestSegfaultsAlwaysExplained's
+// cause checked without its timing: once OpenCL has set up its devices (PoCL
+// starts LLVM, which installs one-shot crash handlers) and a kernel ran, the
+// handler of SIGSEGV, SIGBUS and SIGILL is not one-shot (SA_RESETHAND), so a
+// second thread's fault still finds a handler that reports it.
+func TestFaultHandlersStayOnceOpenCLIsSetUp(t *testing.T) {
+	k := startKernel(t)
+	k.result("import (\"syscall\"; \"unsafe\")\n1")
+	out := k.result(`ctx := cl.CreateSomeContext()
+q := cl.NewQueue(ctx)
+buf := cl.NewBufferSize(ctx, cl.ReadWrite, 64)
+kk := cl.BuildProgram(ctx, "__kernel void k(__global int *x) { x[get_global_id(0)] = 1; }", "").Kernel("k")
+kk.SetArgs(buf)
+cl.EnqueueKernel(q, kk, []int{16}, nil).Wait()
+oneShot := ""
+for _, sig := range []syscall.Signal{syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGILL} {
+	var act [4]uint64 // the kernel's struct sigaction: handler, flags, restorer, mask
+	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), 0, uintptr(unsafe.Pointer(&act[0])), 8, 0, 0)
+	if act[1]&0x80000000 != 0 {
+		oneShot += sig.String() + "; "
+	}
+}
+"one-shot: " + oneShot`)
+	if out != `"one-shot: "` {
+		t.Errorf("after OpenCL ran a kernel, these faults have a one-shot handler (SA_RESETHAND), which loses the second of two faults: %s", out)
+	}
+}
