@@ -33,7 +33,9 @@ const (
 // By default the whole source is copied; it must fit the destination.
 func EnqueueCopy(q *Queue, dst, src any, opts ...Option) *Event {
 	const call = "EnqueueCopy"
+	probe(probeEntry)
 	o := parseOptions(call, opts, optNonBlocking, optWaitFor, optSrcOffset, optDstOffset, optByteCount)
+	probe(probeParsed)
 	db, dBuf := dst.(*Buffer)
 	sb, sBuf := src.(*Buffer)
 	switch {
@@ -101,6 +103,7 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 		call, dir = "clEnqueueWriteBuffer", HostToDevice
 		hostOff, bufOff = o.srcOff, o.dstOff
 	}
+	probe(probeHost)
 	qid := q.handle(call)
 	mid := b.handle(call)
 	if b.ctx != q.ctx {
@@ -115,6 +118,7 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 		}
 	}
 	span(call, "buffer", "", bufOff, n, b.size)
+	probe(probeChecked)
 	wl := waitList(call, q.ctx, o.waitFor)
 	st := newEventState()
 	st.hold(b)
@@ -127,6 +131,7 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 			st.pin(h.ptr, h.value)
 		}
 	}
+	probe(probeState)
 	b.use(st)
 	blocking := C.cl_bool(C.CL_TRUE)
 	if o.nonBlocking {
@@ -152,8 +157,10 @@ func transfer(q *Queue, b *Buffer, h hostMem, o options, write bool) *Event {
 		st.settle(int(rc))
 		fail(call, int(rc), fmt.Sprintf("%d bytes, %s", n, dir))
 	}
-	return initEvent(e, q, ev, st, eventInfo{command: call, direction: dir, hostMemory: h.kind, bytes: n,
+	e = initEvent(e, q, ev, st, eventInfo{command: call, direction: dir, hostMemory: h.kind, bytes: n,
 		nonBlocking: o.nonBlocking, start: start, ret: ret})
+	probe(probeEvent)
+	return e
 }
 
 // copyBuffer copies between two buffers on the device.

@@ -51,8 +51,13 @@ const warmup = 3
 type sample struct {
 	Return  float64   `json:"return_s"`            // from just before the call until it returned
 	Binding float64   `json:"binding_s,omitempty"` // the driver call alone, timed by gocl (gocl ways only)
+	Before  float64   `json:"before_s,omitempty"`  // from just before the call until gocl called the driver (gocl ways only)
 	Device  float64   `json:"device_s"`            // profiled start to end
 	Wait    *waitCost `json:"wait,omitempty"`      // the wait after the call (C and compiled ways)
+	// Steps split gocl's own work (built with -tags goclprobe): from just
+	// before the call to each of clapi's probe points, then to the driver
+	// call, and after it to the event made and to the return (seconds).
+	Steps []float64 `json:"steps_s,omitempty"`
 }
 
 // bench holds the objects the three ways use and what they measured.
@@ -72,15 +77,51 @@ type bench struct {
 }
 
 func (b *bench) add(way string, ret, binding, device time.Duration) {
-	b.addWait(way, ret, binding, device, nil)
+	b.addWait(way, ret, binding, 0, device, nil)
 }
 
-func (b *bench) addWait(way string, ret, binding, device time.Duration, w *waitCost) {
+func (b *bench) addWait(way string, ret, binding, before, device time.Duration, w *waitCost) {
 	key := way
 	if b.cond != "" {
 		key = b.cond + "/" + way
 	}
-	b.samples[key] = append(b.samples[key], sample{ret.Seconds(), binding.Seconds(), device.Seconds(), w})
+	b.samples[key] = append(b.samples[key], sample{ret.Seconds(), binding.Seconds(), before.Seconds(), device.Seconds(), w, nil})
+}
+
+// stepNames name a sample's Steps.
+func stepNames() []string {
+	names, _, _ := clapi.CopyProbes()
+	out := []string{"the call until EnqueueCopy " + names[0]}
+	for _, n := range names[1 : len(names)-1] {
+		out = append(out, n)
+	}
+	return append(out, "until the driver call", names[len(names)-1], "back in the caller")
+}
+
+// addSteps splits the last sample of way by clapi's probe points, given
+// the event of its call, when clapi was built with them.
+func (b *bench) addSteps(way string, ev *clapi.Event) {
+	_, t, ok := clapi.CopyProbes()
+	key := way
+	if b.cond != "" {
+		key = b.cond + "/" + way
+	}
+	s := b.samples[key]
+	if !ok || len(s) == 0 {
+		return
+	}
+	x := &s[len(s)-1]
+	start := ev.HostStart().UnixNano() - int64(x.Before*1e9) // just before the call
+	ret := start + int64(x.Return*1e9)
+	prev := start
+	var steps []float64
+	for _, p := range t[:len(t)-1] {
+		steps = append(steps, float64(p-prev)/1e9)
+		prev = p
+	}
+	end := t[len(t)-1]
+	steps = append(steps, float64(ev.HostStart().UnixNano()-prev)/1e9, float64(end-ev.HostReturn().UnixNano())/1e9, float64(ret-end)/1e9)
+	x.Steps = steps
 }
 
 // c makes one copy through the C reference.
@@ -90,7 +131,7 @@ func (b *bench) c() {
 	if err != nil {
 		panic(err)
 	}
-	b.addWait("C", ret, 0, dev, &w)
+	b.addWait("C", ret, 0, 0, dev, &w)
 }
 
 // compiled makes one copy through clapi from compiled Go, timed as the
@@ -103,52 +144,90 @@ func (b *bench) compiled(dst, src any) {
 	w0, p0 := time.Now(), processCPU()
 	ev.Wait()
 	w := waitCost{Wall: time.Since(w0).Seconds(), ProcCPU: processCPU() - p0}
-	b.addWait("compiled", ret, ev.HostBlocked(), ev.DeviceTime(), &w)
+	b.addWait("compiled", ret, ev.HostBlocked(), ev.HostStart().Sub(start), ev.DeviceTime(), &w)
+	b.addSteps("compiled", ev)
 }
 
-// cellSource is the cell: bench/transfer/cells.ipynb's timed(), then the
-// rounds, each making one copy each way, in each of the six orders in turn
-// (so that no way always follows the same one).
-const cellSource = `import hb "gocl.bench/hostblocked"
-
-q, buf, pinned := hb.Queue(), hb.Buffer(), hb.Source()
-timed := func(dst, src any) {
+// timedSource is the cell's timed copy: bench/transfer/cells.ipynb's
+// timed(), then the splits of its own work. %[1]s names the function,
+// %[2]q the way its samples are kept under. It is compiled twice, once with
+// yaegi's direct calls (clapi/direct: how gocl runs cells) and once with
+// reflect.Value.Call for every call of compiled code (before issue 21's
+// patch), so that the two are compared in one process.
+const timedSource = `%[1]s := func(dst, src any) {
 	hb.Between()
 	start := time.Now()
 	ev := cl.EnqueueCopy(q, dst, src, cl.NonBlocking)
 	ret := time.Since(start)
 	ev.Wait()
-	hb.Cell(ret, ev.HostBlocked(), ev.DeviceTime())
+	hb.Cell(%[2]q, ret, ev.HostBlocked(), ev.HostStart().Sub(start), ev.DeviceTime())
+	hb.Steps(%[2]q, ev)
 	// The interpreter's share: the same call of a compiled function
 	// that does nothing.
 	start = time.Now()
 	ev = hb.Nop(q, dst, src, cl.NonBlocking)
-	hb.NopCall(time.Since(start))
+	hb.Add(%[2]q + ", a do-nothing call", time.Since(start))
 	// The same again at once: what the call costs warm.
 	start = time.Now()
 	ev = hb.Nop(q, dst, src, cl.NonBlocking)
-	hb.NopAgain(time.Since(start))
+	hb.Add(%[2]q + ", the same call again", time.Since(start))
 	// The cell's clock alone: what timing a call this way adds to it.
 	start = time.Now()
-	hb.Clock(time.Since(start))
+	hb.Add(%[2]q + ", the clock alone", time.Since(start))
 }
-orders := [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
-for c := 0; c < hb.Conditions(); c++ {
+`
+
+// reflectSource is the first cell: the objects, and the timed copy
+// compiled with reflect.Value.Call.
+const reflectSource = `import hb "gocl.bench/hostblocked"
+
+q, buf, pinned := hb.Queue(), hb.Buffer(), hb.Source()
+`
+
+// loopSource is the last cell: the rounds, each making one copy each way,
+// the ways in each of their orders in turn (so that no way always follows
+// the same one).
+const loopSource = `for c := 0; c < hb.Conditions(); c++ {
 hb.Condition(c)
 for i := 0; i < hb.Rounds(); i++ {
-	for _, way := range orders[i%len(orders)] {
+	for _, way := range hb.Order(i) {
 		switch way {
 		case 0:
 			hb.C()
 		case 1:
 			hb.Compiled(buf, pinned)
-		default:
+		case 2:
 			timed(buf, pinned)
+		default:
+			timedReflect(buf, pinned)
 		}
 	}
 }
 }
 `
+
+// cellWays are the cell's ways, as the table names them: first the one
+// gocl runs, then the same cell through reflect.Value.Call.
+var cellWays = []string{"cell", "cell via reflect.Value.Call"}
+
+// orders are the permutations of the four ways (C, compiled, cell, cell
+// via reflect), in a fixed order.
+var orders = func() [][]int {
+	var out [][]int
+	var perm func(p []int, rest []int)
+	perm = func(p, rest []int) {
+		if len(rest) == 0 {
+			out = append(out, append([]int(nil), p...))
+			return
+		}
+		for i := range rest {
+			r := append(append([]int(nil), rest[:i]...), rest[i+1:]...)
+			perm(append(p, rest[i]), r)
+		}
+	}
+	perm(nil, []int{0, 1, 2, 3})
+	return out
+}()
 
 func main() {
 	bytes := flag.Float64("bytes", 16e6, "bytes per copy")
@@ -167,7 +246,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: hostblocked [-bytes N >= 8] [-rounds R >= 1] [-json FILE]")
 		os.Exit(2)
 	}
-	src := cellSource
+	src := reflectSource
 	if *lock {
 		src = "import \"runtime\"\n\nruntime.LockOSThread()\n" + src
 	}
@@ -253,19 +332,15 @@ func runCell(b *bench, src string) error {
 		"Between":    reflect.ValueOf(func() { b.between() }),
 		"C":          reflect.ValueOf(b.c),
 		"Compiled":   reflect.ValueOf(b.compiled),
-		"Cell": reflect.ValueOf(func(ret, binding, device time.Duration) {
-			b.add("cell", ret, binding, device)
+		"Cell": reflect.ValueOf(func(way string, ret, binding, before, device time.Duration) {
+			b.addWait(way, ret, binding, before, device, nil)
 		}),
 		"Nop": reflect.ValueOf(func(*clapi.Queue, any, any, ...clapi.Option) *clapi.Event { return nil }),
-		"Clock": reflect.ValueOf(func(ret time.Duration) {
-			b.add("cell, the clock alone", ret, 0, 0)
+		"Add": reflect.ValueOf(func(way string, ret time.Duration) {
+			b.add(way, ret, 0, 0)
 		}),
-		"NopAgain": reflect.ValueOf(func(ret time.Duration) {
-			b.add("cell, the same call again", ret, 0, 0)
-		}),
-		"NopCall": reflect.ValueOf(func(ret time.Duration) {
-			b.add("cell, a do-nothing call", ret, 0, 0)
-		}),
+		"Steps": reflect.ValueOf(b.addSteps),
+		"Order": reflect.ValueOf(func(i int) []int { return orders[i%len(orders)] }),
 	}}
 	e, err := engine.New(engine.Options{
 		Exports:    []interp.Exports{symbols.Symbols, exports},
@@ -275,10 +350,22 @@ func runCell(b *bench, src string) error {
 		return fmt.Errorf("start gocl's engine: %w", err)
 	}
 	defer e.Close()
-	var sink textSink
-	r := e.Execute(context.Background(), src, &sink)
-	if r.Err != nil {
-		return fmt.Errorf("the cell failed: %s: %s\n%s%s", r.Err.Name, r.Err.Value, strings.Join(r.Err.Traceback, "\n"), sink.String())
+	// The cells in turn: the objects and the reflect way compiled without
+	// the direct calls, then the direct way and the loop with them.
+	defer interp.SetDirectCalls(true)
+	for _, c := range []struct {
+		src    string
+		direct bool
+	}{
+		{src + fmt.Sprintf(timedSource, "timedReflect", cellWays[1]), false},
+		{fmt.Sprintf(timedSource, "timed", cellWays[0]) + loopSource, true},
+	} {
+		interp.SetDirectCalls(c.direct)
+		var sink textSink
+		r := e.Execute(context.Background(), c.src, &sink)
+		if r.Err != nil {
+			return fmt.Errorf("the cell failed: %s: %s\n%s%s", r.Err.Name, r.Err.Value, strings.Join(r.Err.Traceback, "\n"), sink.String())
+		}
 	}
 	return nil
 }
@@ -331,24 +418,52 @@ func table(b *bench, dev clapi.Device, nbytes int, cond string) string {
 	}
 	fmt.Fprintf(&w, "### Host-blocked time of a non-blocking %s write: %s (%s), %.3g bytes, %d rounds%s\n\n", b.memory, dev.Name, dev.Platform.Name, float64(nbytes), n, title)
 	fmt.Fprintf(&w, "bench/hostblocked at %s, GOMAXPROCS %d, %s. Times from just before the call until it returned; one copy each way per round, interleaved.\n\n", commit(), runtime.GOMAXPROCS(0), runtime.Version())
-	fmt.Fprintln(&w, "| way | median | p10 | p90 | driver call inside gocl (median) | gocl's own work (median of the difference) | device GB/s (median) | median / C's | the wait: CPUs busy (process; waiting thread) |")
-	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(&w, "| way | median | p10 | p90 | driver call inside gocl (median) | gocl's own work (median of the difference) | of which before the driver call (median) | device GB/s (median) | median / C's | the wait: CPUs busy (process; waiting thread) |")
+	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|---|---|")
 	cMed := median(pick(b.samples[key("C")], func(s sample) float64 { return s.Return }))
-	for _, way := range []string{"C", "compiled", "cell", "cell, a do-nothing call", "cell, the same call again", "cell, the clock alone"} {
+	ways := []string{"C", "compiled"}
+	for _, c := range cellWays {
+		ways = append(ways, c, c+", a do-nothing call", c+", the same call again", c+", the clock alone")
+	}
+	for _, way := range ways {
 		s := b.samples[key(way)]
+		if len(s) == 0 {
+			continue
+		}
 		ret := pick(s, func(s sample) float64 { return s.Return })
-		bind, own := "—", "—"
-		if way == "compiled" || way == "cell" {
+		bind, own, before := "—", "—", "—"
+		if way == "compiled" || way == cellWays[0] || way == cellWays[1] {
 			bind = us(median(pick(s, func(s sample) float64 { return s.Binding })))
 			own = us(median(pick(s, func(s sample) float64 { return s.Return - s.Binding })))
+			before = us(median(pick(s, func(s sample) float64 { return s.Before })))
 		}
 		gbps := "—"
 		if d := median(pick(s, func(s sample) float64 { return s.Device })); d > 0 {
 			gbps = fmt.Sprintf("%.2f", float64(nbytes)/d/1e9)
 		}
-		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s | %s | %.2fx | %s |\n", way, us(median(ret)), us(quantile(ret, 0.1)), us(quantile(ret, 0.9)), bind, own, gbps, median(ret)/cMed, busy(s))
+		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s | %s | %s | %.2fx | %s |\n", way, us(median(ret)), us(quantile(ret, 0.1)), us(quantile(ret, 0.9)), bind, own, before, gbps, median(ret)/cMed, busy(s))
 	}
 	fmt.Fprintln(&w)
+	if _, _, ok := clapi.CopyProbes(); ok {
+		fmt.Fprintln(&w, "gocl's own work by step (clapi built with -tags goclprobe; medians; each probe reads the clock, which it adds to its step):")
+		fmt.Fprintln(&w)
+		fmt.Fprintln(&w, "| step | compiled | "+strings.Join(cellWays, " | ")+" |")
+		fmt.Fprintln(&w, "|---|---|"+strings.Repeat("---|", len(cellWays)))
+		for i, name := range stepNames() {
+			row := "| " + name
+			for _, way := range append([]string{"compiled"}, cellWays...) {
+				var v []float64
+				for _, x := range b.samples[key(way)] {
+					if i < len(x.Steps) {
+						v = append(v, x.Steps[i])
+					}
+				}
+				row += " | " + us(median(v))
+			}
+			fmt.Fprintln(&w, row+" |")
+		}
+		fmt.Fprintln(&w)
+	}
 	return w.String()
 }
 

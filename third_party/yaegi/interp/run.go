@@ -1468,6 +1468,8 @@ func callBin(n *node) {
 	callFn := func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.Call(in) }
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
+	} else if d := directCall(c0.rval); d != nil { // gocl patch: a registered signature is called without reflect.Value.Call (gocl_directcall.go)
+		callFn = d // gocl patch
 	}
 
 	for i, c := range child {
