@@ -18,8 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
@@ -35,11 +34,11 @@ type Transport interface {
 	Flush(timeout time.Duration) bool
 }
 
-// Engine is what the dispatcher needs of the interpreter; *engine.Engine
-// provides it.
+// Engine is what the dispatcher needs of the interpreter; *supervisor.Supervisor
+// provides it, speaking to the engine process in cellio's plain data.
 type Engine interface {
-	Execute(ctx context.Context, code string, sink engine.Sink) engine.Result
-	Evaluate(ctx context.Context, expr string) (display.Bundle, *engine.CellError)
+	Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result
+	Evaluate(ctx context.Context, expr string) (cellio.Bundle, *cellio.CellError)
 	Close() error
 }
 
