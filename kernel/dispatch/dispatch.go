@@ -31,6 +31,9 @@ type Transport interface {
 	Stdin() <-chan *wire.Message
 	Send(ch transport.Channel, parent *wire.Message, msgType string, content any, metadata map[string]any) error
 	Publish(parent *wire.Message, msgType string, content any)
+	// PublishStream publishes text a cell wrote to the stream name
+	// ("stdout" or "stderr"), which the transport may merge and pace.
+	PublishStream(parent *wire.Message, name, text string)
 	Flush(timeout time.Duration) bool
 }
 

@@ -50,6 +50,9 @@ func (f *fakeTransport) Publish(parent *wire.Message, msgType string, content an
 	defer f.mu.Unlock()
 	f.published = append(f.published, msgType)
 }
+func (f *fakeTransport) PublishStream(parent *wire.Message, name, text string) {
+	f.Publish(parent, "stream", nil)
+}
 func (f *fakeTransport) Send(ch transport.Channel, parent *wire.Message, msgType string, content any, md map[string]any) error {
 	raw, _ := json.Marshal(content)
 	var c map[string]any

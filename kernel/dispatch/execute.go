@@ -246,7 +246,7 @@ func (s *cellSink) Stream(name, text string) {
 	if s.silent || text == "" {
 		return
 	}
-	s.k.t.Publish(s.parent, "stream", map[string]any{"name": name, "text": text})
+	s.k.t.PublishStream(s.parent, name, text)
 }
 
 func (s *cellSink) Display(m cellio.Message) {
