@@ -159,10 +159,8 @@ func errorContent(e *cellio.CellError) map[string]any {
 }
 
 func plainText(b cellio.Bundle) string {
-	if s, ok := b["text/plain"].(string); ok {
-		return s
-	}
-	return ""
+	s, _ := b.Text("text/plain")
+	return s
 }
 
 // exprTimeout bounds the evaluation of one user expression: one that holds

@@ -317,7 +317,7 @@ func (c Config) cells(ctx context.Context, nb *notebook, eng Runner, opt *option
 		if res.Err == nil {
 			if res.Data != nil {
 				outs.result(count, res.Data, res.Metadata)
-				if txt, ok := res.Data["text/plain"].(string); ok {
+				if txt, ok := res.Data.Text("text/plain"); ok {
 					fmt.Fprintf(stdout, "Out[%d]: %s\n", count, txt)
 				}
 			}
@@ -422,7 +422,7 @@ func (s *termSink) Display(m cellio.Message) {
 	}
 	s.outs.display(m)
 	if m.Kind == cellio.KindShow {
-		if txt, ok := m.Data["text/plain"].(string); ok && !strings.HasPrefix(txt, "<") {
+		if txt, ok := m.Data.Text("text/plain"); ok && !strings.HasPrefix(txt, "<") {
 			fmt.Fprintln(s.stdout, txt)
 		} else {
 			fmt.Fprintf(s.stdout, "[display %s]\n", strings.Join(mimes(m.Data), ", "))
