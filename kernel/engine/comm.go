@@ -10,9 +10,9 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/seed43a1e1ab/gocl/internal/capture"
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
+	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
 )
 
 // Comms: the engine's half of Jupyter comms (kernel/comm), which is what
