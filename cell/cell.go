@@ -18,7 +18,7 @@ package cell
 import (
 	"context"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 )
 
 // Context returns the context of the running cell: it is cancelled when the

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 )
 
 // eventState is the part of an event the completion callback reaches. It

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 )
 
 func TestProfilingTimes(t *testing.T) {

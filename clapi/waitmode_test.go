@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 )
 
 // withWaitMode makes every Wait in the test wait the given way.

@@ -46,6 +46,19 @@ type CellError struct {
 
 func (e *CellError) Error() string { return e.Name + ": " + e.Value }
 
+// BeforeRun reports whether the cell failed before it ran: it could not be
+// parsed (SyntaxError), type-checked or compiled (TypeError, CompileError),
+// or its imports could not be made (ImportError). Such a cell declared
+// nothing: completion does not learn its names, and a crash replay has
+// nothing of it to declare again.
+func (e *CellError) BeforeRun() bool {
+	switch e.Name {
+	case "SyntaxError", "CompileError", "TypeError", "ImportError":
+		return true
+	}
+	return false
+}
+
 // Result is the outcome of one cell.
 type Result struct {
 	// Data is the execute_result bundle (text/plain and any rich types), nil

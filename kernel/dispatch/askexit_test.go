@@ -4,8 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // namesEngine knows the names in declared and runs every cell as an error,
@@ -15,15 +14,15 @@ type namesEngine struct {
 	declared map[string]bool
 }
 
-func (e namesEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
-	return engine.Result{Err: &engine.CellError{Name: "Ran", Value: code}}
+func (e namesEngine) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
+	return cellio.Result{Err: &cellio.CellError{Name: "Ran", Value: code}}
 }
 
-func (e namesEngine) Evaluate(ctx context.Context, expr string) (display.Bundle, *engine.CellError) {
+func (e namesEngine) Evaluate(ctx context.Context, expr string) (cellio.Bundle, *cellio.CellError) {
 	if e.declared[expr] {
-		return display.Bundle{"text/plain": "func()"}, nil
+		return cellio.Bundle{"text/plain": "func()"}, nil
 	}
-	return nil, &engine.CellError{Name: "CompileError", Value: "undefined: " + expr}
+	return nil, &cellio.CellError{Name: "CompileError", Value: "undefined: " + expr}
 }
 
 // TestExitAndQuitAskTheFrontEndToExit checks that exit and quit answer as

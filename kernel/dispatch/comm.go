@@ -5,21 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
 
 // Comms is the optional part of an Engine that serves Jupyter comms (and so
-// ipywidgets); *engine.Engine provides it. Both calls carry plain data only:
-// a comm.Message in, a Sink (with engine.CommSink) for what handling it
-// emits, an engine.Result with the failure, if any.
+// ipywidgets); *supervisor.Supervisor provides it. Both calls carry plain
+// data only: a comm.Message in, a Sink (with cellio.CommSink) for what
+// handling it emits, a cellio.Result with the failure, if any.
 type Comms interface {
 	// Comm handles one comm_open, comm_msg or comm_close from the front end,
 	// running what it triggers (widget callbacks) as a cell: interruptible
 	// through ctx, output to sink.
-	Comm(ctx context.Context, m comm.Message, sink engine.Sink) engine.Result
+	Comm(ctx context.Context, m comm.Message, sink cellio.Sink) cellio.Result
 	// CommInfo lists the open comms, comm id -> target name, only those of
 	// target when it is not empty.
 	CommInfo(target string) map[string]string
@@ -66,7 +66,7 @@ func (k *Kernel) comm(ctx context.Context, m *wire.Message) {
 			err = fmt.Errorf("no comm_id")
 		}
 		k.log.Warn("bad comm message: ignored", "msg_type", m.Header.MsgType, "err", err)
-		k.t.Publish(m, "error", errorContent(&engine.CellError{Name: "BadCommMessage",
+		k.t.Publish(m, "error", errorContent(&cellio.CellError{Name: "BadCommMessage",
 			Value: fmt.Sprintf("%s content is not valid: %v", m.Header.MsgType, err)}))
 		return
 	}
@@ -91,7 +91,7 @@ func (k *Kernel) comm(ctx context.Context, m *wire.Message) {
 	}()
 	sink := &cellSink{k: k, parent: m, ctx: cctx}
 	res := ce.Comm(cctx, cm, sink)
-	if res.Err != nil && res.Err.Name == engine.CommRefused {
+	if res.Err != nil && res.Err.Name == cellio.CommRefused {
 		k.log.Info("comm refused", "target_name", cm.TargetName, "comm_id", cm.CommID, "why", res.Err.Value)
 	} else if res.Err != nil {
 		k.log.Warn("comm message failed", "msg_type", cm.Type, "comm_id", cm.CommID, "target_name", cm.TargetName,
@@ -101,7 +101,7 @@ func (k *Kernel) comm(ctx context.Context, m *wire.Message) {
 	k.t.Flush(flushTimeout)
 }
 
-// Comm implements engine.CommSink: it publishes a kernel-side comm message
+// Comm implements cellio.CommSink: it publishes a kernel-side comm message
 // on IOPub with the request as parent, silent or not (widget state must
 // reach the front end either way).
 func (s *cellSink) Comm(m comm.Message) {

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
 
@@ -22,28 +21,28 @@ type commEngine struct {
 	got []comm.Message
 }
 
-func (e *commEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
-	return engine.Result{}
+func (e *commEngine) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
+	return cellio.Result{}
 }
-func (e *commEngine) Evaluate(ctx context.Context, expr string) (display.Bundle, *engine.CellError) {
+func (e *commEngine) Evaluate(ctx context.Context, expr string) (cellio.Bundle, *cellio.CellError) {
 	return nil, nil
 }
 func (e *commEngine) Close() error { return nil }
-func (e *commEngine) Comm(ctx context.Context, m comm.Message, sink engine.Sink) engine.Result {
+func (e *commEngine) Comm(ctx context.Context, m comm.Message, sink cellio.Sink) cellio.Result {
 	e.mu.Lock()
 	e.got = append(e.got, m)
 	e.mu.Unlock()
 	if m.Data["fail"] == true {
-		return engine.Result{Err: &engine.CellError{Name: "panic", Value: "callback exploded"}}
+		return cellio.Result{Err: &cellio.CellError{Name: "panic", Value: "callback exploded"}}
 	}
 	if m.Data["hang"] == true {
 		<-ctx.Done() // until interrupted
-		return engine.Result{Err: &engine.CellError{Name: "Interrupted", Value: "interrupted"}}
+		return cellio.Result{Err: &cellio.CellError{Name: "Interrupted", Value: "interrupted"}}
 	}
 	sink.Stream("stdout", "callback ran\n")
-	sink.(engine.CommSink).Comm(comm.Message{Type: comm.TypeMsg, CommID: m.CommID,
+	sink.(cellio.CommSink).Comm(comm.Message{Type: comm.TypeMsg, CommID: m.CommID,
 		Data: map[string]any{"method": "echo_update"}, Metadata: map[string]any{"version": "2.1.0"}})
-	return engine.Result{}
+	return cellio.Result{}
 }
 func (e *commEngine) CommInfo(target string) map[string]string {
 	return map[string]string{"c1": "jupyter.widget"}

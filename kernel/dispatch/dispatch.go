@@ -18,8 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
@@ -32,14 +31,17 @@ type Transport interface {
 	Stdin() <-chan *wire.Message
 	Send(ch transport.Channel, parent *wire.Message, msgType string, content any, metadata map[string]any) error
 	Publish(parent *wire.Message, msgType string, content any)
+	// PublishStream publishes text a cell wrote to the stream name
+	// ("stdout" or "stderr"), which the transport may merge and pace.
+	PublishStream(parent *wire.Message, name, text string)
 	Flush(timeout time.Duration) bool
 }
 
-// Engine is what the dispatcher needs of the interpreter; *engine.Engine
-// provides it.
+// Engine is what the dispatcher needs of the interpreter; *supervisor.Supervisor
+// provides it, speaking to the engine process in cellio's plain data.
 type Engine interface {
-	Execute(ctx context.Context, code string, sink engine.Sink) engine.Result
-	Evaluate(ctx context.Context, expr string) (display.Bundle, *engine.CellError)
+	Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result
+	Evaluate(ctx context.Context, expr string) (cellio.Bundle, *cellio.CellError)
 	Close() error
 }
 

@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/history"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
@@ -51,6 +50,9 @@ func (f *fakeTransport) Publish(parent *wire.Message, msgType string, content an
 	defer f.mu.Unlock()
 	f.published = append(f.published, msgType)
 }
+func (f *fakeTransport) PublishStream(parent *wire.Message, name, text string) {
+	f.Publish(parent, "stream", nil)
+}
 func (f *fakeTransport) Send(ch transport.Channel, parent *wire.Message, msgType string, content any, md map[string]any) error {
 	raw, _ := json.Marshal(content)
 	var c map[string]any
@@ -85,10 +87,10 @@ func (f *fakeTransport) waitSent(t *testing.T, n int) []sent {
 // panickyEngine fails in every way an engine can, by panicking.
 type panickyEngine struct{}
 
-func (panickyEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
+func (panickyEngine) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
 	panic("execute exploded")
 }
-func (panickyEngine) Evaluate(ctx context.Context, expr string) (display.Bundle, *engine.CellError) {
+func (panickyEngine) Evaluate(ctx context.Context, expr string) (cellio.Bundle, *cellio.CellError) {
 	return nil, nil
 }
 func (panickyEngine) Close() error { return nil }
@@ -157,9 +159,9 @@ func TestPanickingRequestsGetErrorRepliesAndTheKernelGoesOn(t *testing.T) {
 // printingEngine prints, then returns a value.
 type printingEngine struct{ panickyEngine }
 
-func (printingEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
+func (printingEngine) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
 	sink.Stream("stdout", "hello\n")
-	return engine.Result{Data: display.Bundle{"text/plain": "1"}}
+	return cellio.Result{Data: cellio.Bundle{"text/plain": "1"}}
 }
 
 // TestOutputIsFlushedBeforeTheReply checks that queued IOPub output is
@@ -178,11 +180,11 @@ func TestOutputIsFlushedBeforeTheReply(t *testing.T) {
 // failingEngine fails the cell "fail" and runs every other.
 type failingEngine struct{ panickyEngine }
 
-func (failingEngine) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
+func (failingEngine) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
 	if code == "fail" {
-		return engine.Result{Err: &engine.CellError{Name: "Failed", Value: "on purpose"}}
+		return cellio.Result{Err: &cellio.CellError{Name: "Failed", Value: "on purpose"}}
 	}
-	return engine.Result{Data: display.Bundle{"text/plain": code}}
+	return cellio.Result{Data: cellio.Bundle{"text/plain": code}}
 }
 
 // TestStopOnErrorAbortsOnlyWhatWasQueued checks both halves of stop_on_error:

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
@@ -151,7 +150,7 @@ func (k *Kernel) count() int {
 	return k.execCount
 }
 
-func errorContent(e *engine.CellError) map[string]any {
+func errorContent(e *cellio.CellError) map[string]any {
 	tb := e.Traceback
 	if tb == nil {
 		tb = []string{}
@@ -159,11 +158,9 @@ func errorContent(e *engine.CellError) map[string]any {
 	return map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": tb}
 }
 
-func plainText(b display.Bundle) string {
-	if s, ok := b["text/plain"].(string); ok {
-		return s
-	}
-	return ""
+func plainText(b cellio.Bundle) string {
+	s, _ := b.Text("text/plain")
+	return s
 }
 
 // exprTimeout bounds the evaluation of one user expression: one that holds
@@ -197,7 +194,7 @@ func (k *Kernel) userExpressions(ctx context.Context, eng Engine, exprs map[stri
 			continue
 		}
 		if data == nil {
-			data = display.Bundle{}
+			data = cellio.Bundle{}
 		}
 		out[name] = map[string]any{"status": "ok", "data": data, "metadata": map[string]any{}}
 	}
@@ -247,15 +244,15 @@ func (s *cellSink) Stream(name, text string) {
 	if s.silent || text == "" {
 		return
 	}
-	s.k.t.Publish(s.parent, "stream", map[string]any{"name": name, "text": text})
+	s.k.t.PublishStream(s.parent, name, text)
 }
 
-func (s *cellSink) Display(m display.Message) {
+func (s *cellSink) Display(m cellio.Message) {
 	if s.silent {
 		return
 	}
 	switch m.Kind {
-	case display.KindClear:
+	case cellio.KindClear:
 		s.k.t.Publish(s.parent, "clear_output", map[string]any{"wait": m.Wait})
 		return
 	}
@@ -265,14 +262,14 @@ func (s *cellSink) Display(m display.Message) {
 	}
 	data := m.Data
 	if data == nil {
-		data = display.Bundle{}
+		data = cellio.Bundle{}
 	}
 	content := map[string]any{"data": data, "metadata": md, "transient": map[string]any{}}
 	if m.DisplayID != "" {
 		content["transient"] = map[string]any{"display_id": m.DisplayID}
 	}
 	typ := "display_data"
-	if m.Kind == display.KindUpdate {
+	if m.Kind == cellio.KindUpdate {
 		typ = "update_display_data"
 	}
 	s.k.t.Publish(s.parent, typ, content)
@@ -280,8 +277,8 @@ func (s *cellSink) Display(m display.Message) {
 
 // ErrStdinNotAllowed is returned to a cell that reads stdin when the front
 // end did not allow input.
-// It is engine.ErrNoStdin, so that gocl run fails the same way.
-var ErrStdinNotAllowed = engine.ErrNoStdin
+// It is cellio.ErrNoStdin, so that gocl run fails the same way.
+var ErrStdinNotAllowed = cellio.ErrNoStdin
 
 func (s *cellSink) Input(prompt string, password bool) (string, error) {
 	if !s.allowStdin {

@@ -16,3 +16,11 @@ type CellError = cellio.CellError
 
 // Result is the outcome of one cell (cellio.Result).
 type Result = cellio.Result
+
+// CommSink is the optional part of a Sink that carries kernel-side comm
+// messages out to the front end (cellio.CommSink).
+type CommSink = cellio.CommSink
+
+// CommRefused is the CellError name of a refused comm_open
+// (cellio.CommRefused).
+const CommRefused = cellio.CommRefused

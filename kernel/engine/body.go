@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"sync/atomic"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 

@@ -10,9 +10,9 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/seed43a1e1ab/gocl/internal/capture"
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
+	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
 )
 
 // Comms: the engine's half of Jupyter comms (kernel/comm), which is what
@@ -29,15 +29,6 @@ import (
 // handler through its CommSink method; sent from a goroutine when nothing
 // runs, they go to the last sink that carried comm messages, as ipykernel
 // sends them with the last request as parent.
-
-// CommSink is the optional part of a Sink that carries comm messages from
-// the kernel side out to the front end (comm_open, comm_msg, comm_close on
-// IOPub). Comm may be called from any goroutine, also while another call of
-// the same sink is in progress, and also after the request the sink belongs
-// to was answered. A Sink without it drops comm messages.
-type CommSink interface {
-	Comm(m comm.Message)
-}
 
 var (
 	commMu       sync.Mutex // serializes CommSink calls
@@ -103,10 +94,6 @@ func (e *Engine) Comm(ctx context.Context, m comm.Message, sink Sink) Result {
 	}
 	return Result{}
 }
-
-// CommRefused is the CellError name of a comm_open that was answered with
-// comm_close (see comm.RefusedError): something to log, not to show.
-const CommRefused = "CommRefused"
 
 // CommInfo lists the open comms, comm id -> target name, only those of
 // target when it is not empty (comm_info_request).

@@ -15,10 +15,10 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/seed43a1e1ab/gocl/internal/capture"
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 )
 
 // stopper interrupts a running interpreter the way yaegi's own

@@ -10,7 +10,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // fake is a Runner that interprets a tiny command language, one command a
@@ -31,8 +30,8 @@ func newFake() (Runner, error) { return &fake{}, nil }
 
 func (f *fake) Close() error { f.closed = true; return nil }
 
-func (f *fake) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
-	var res engine.Result
+func (f *fake) Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result {
+	var res cellio.Result
 	for _, line := range strings.Split(code, "\n") {
 		words := strings.SplitN(strings.TrimSpace(line), " ", 3)
 		arg := func(i int) string {
@@ -59,23 +58,23 @@ func (f *fake) Execute(ctx context.Context, code string, sink engine.Sink) engin
 		case "err":
 			sink.Stream("stderr", rest)
 		case "show":
-			sink.Display(display.Message{Kind: display.KindShow, DisplayID: id,
-				Data: display.Bundle{"text/html": arg(2), "text/plain": arg(2)}})
+			sink.Display(cellio.Message{Kind: cellio.KindShow, DisplayID: id,
+				Data: cellio.Bundle{"text/html": arg(2), "text/plain": arg(2)}})
 		case "update":
-			sink.Display(display.Message{Kind: display.KindUpdate, DisplayID: id,
-				Data: display.Bundle{"text/html": arg(2), "text/plain": arg(2)}, Metadata: map[string]any{"n": 1}})
+			sink.Display(cellio.Message{Kind: cellio.KindUpdate, DisplayID: id,
+				Data: cellio.Bundle{"text/html": arg(2), "text/plain": arg(2)}, Metadata: map[string]any{"n": 1}})
 		case "clear":
-			sink.Display(display.Message{Kind: display.KindClear})
+			sink.Display(cellio.Message{Kind: cellio.KindClear})
 		case "clearwait":
-			sink.Display(display.Message{Kind: display.KindClear, Wait: true})
+			sink.Display(cellio.Message{Kind: cellio.KindClear, Wait: true})
 		case "result":
-			res.Data = display.Bundle{"text/plain": rest}
+			res.Data = cellio.Bundle{"text/plain": rest}
 		case "fail":
-			return engine.Result{Err: &engine.CellError{Name: arg(1), Value: arg(2),
+			return cellio.Result{Err: &cellio.CellError{Name: arg(1), Value: arg(2),
 				Traceback: []string{"cell line 1", "\x1b[31m" + arg(2) + "\x1b[0m"}}}
 		case "sleep":
 			<-ctx.Done()
-			return engine.Result{Err: &engine.CellError{Name: "Interrupted", Value: "interrupted", Traceback: []string{"at sleep"}}}
+			return cellio.Result{Err: &cellio.CellError{Name: "Interrupted", Value: "interrupted", Traceback: []string{"at sleep"}}}
 		case "hang":
 			time.Sleep(2 * time.Second)
 		case "env":
@@ -87,7 +86,7 @@ func (f *fake) Execute(ctx context.Context, code string, sink engine.Sink) engin
 			_, err := sink.Input("name? ", false)
 			sink.Stream("stderr", fmt.Sprint(err))
 		default:
-			return engine.Result{Err: &engine.CellError{Name: "SyntaxError", Value: "unknown command " + words[0]}}
+			return cellio.Result{Err: &cellio.CellError{Name: "SyntaxError", Value: "unknown command " + words[0]}}
 		}
 	}
 	return res

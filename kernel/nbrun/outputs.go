@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // outputs turns what cells emit into nbformat outputs the way nbclient
@@ -70,17 +70,17 @@ func (o *outputs) stream(name, text string) {
 }
 
 // display records a display message.
-func (o *outputs) display(m display.Message) {
+func (o *outputs) display(m cellio.Message) {
 	switch m.Kind {
-	case display.KindClear:
+	case cellio.KindClear:
 		if m.Wait {
 			o.clearNext = true
 		} else {
 			o.clear()
 		}
-	case display.KindUpdate:
+	case cellio.KindUpdate:
 		o.update(m.DisplayID, m.Data, m.Metadata)
-	case display.KindShow:
+	case cellio.KindShow:
 		if m.DisplayID != "" {
 			o.update(m.DisplayID, m.Data, m.Metadata)
 		}
@@ -94,7 +94,7 @@ func (o *outputs) display(m display.Message) {
 
 // update replaces data and metadata of every output carrying id; an unknown
 // id is ignored, as Jupyter does.
-func (o *outputs) update(id string, data display.Bundle, md map[string]any) {
+func (o *outputs) update(id string, data cellio.Bundle, md map[string]any) {
 	if id == "" {
 		return
 	}
@@ -111,7 +111,7 @@ func (o *outputs) update(id string, data display.Bundle, md map[string]any) {
 }
 
 // result records the cell's execute_result.
-func (o *outputs) result(count int, data display.Bundle, md map[string]any) {
+func (o *outputs) result(count int, data cellio.Bundle, md map[string]any) {
 	o.add(map[string]any{
 		"output_type":     "execute_result",
 		"execution_count": count,
@@ -135,7 +135,7 @@ func (o *outputs) fail(ename, evalue string, traceback []string) {
 }
 
 // bundle copies a MIME bundle into plain JSON values.
-func bundle(b display.Bundle) map[string]any {
+func bundle(b cellio.Bundle) map[string]any {
 	out := make(map[string]any, len(b))
 	for k, v := range b {
 		out[k] = plainJSON(v)

@@ -19,13 +19,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/engine"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
-// Runner executes cells; *engine.Engine provides it.
+// Runner executes cells; *supervisor.Supervisor (and, in tests, *engine.Engine)
+// provides it.
 type Runner interface {
-	Execute(ctx context.Context, code string, sink engine.Sink) engine.Result
+	Execute(ctx context.Context, code string, sink cellio.Sink) cellio.Result
 	Close() error
 }
 
@@ -317,7 +317,7 @@ func (c Config) cells(ctx context.Context, nb *notebook, eng Runner, opt *option
 		if res.Err == nil {
 			if res.Data != nil {
 				outs.result(count, res.Data, res.Metadata)
-				if txt, ok := res.Data[display.MIMEText].(string); ok {
+				if txt, ok := res.Data.Text("text/plain"); ok {
 					fmt.Fprintf(stdout, "Out[%d]: %s\n", count, txt)
 				}
 			}
@@ -326,7 +326,7 @@ func (c Config) cells(ctx context.Context, nb *notebook, eng Runner, opt *option
 		}
 		e := res.Err
 		if timedOut {
-			e = &engine.CellError{Name: "TimeoutError",
+			e = &cellio.CellError{Name: "TimeoutError",
 				Value:     fmt.Sprintf("cell %d ran longer than --timeout %v", i+1, opt.timeout),
 				Traceback: res.Err.Traceback}
 		}
@@ -352,13 +352,13 @@ func (c Config) cells(ctx context.Context, nb *notebook, eng Runner, opt *option
 
 // execute runs one cell under the timeout. A cell that does not return
 // within the grace period after its context is done is abandoned: stuck.
-func (c Config) execute(ctx context.Context, eng Runner, src string, sink engine.Sink, timeout time.Duration) (res engine.Result, timedOut, stuck bool) {
+func (c Config) execute(ctx context.Context, eng Runner, src string, sink cellio.Sink, timeout time.Duration) (res cellio.Result, timedOut, stuck bool) {
 	cctx, cancel := context.WithCancel(ctx)
 	if timeout > 0 {
 		cctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
-	done := make(chan engine.Result, 1)
+	done := make(chan cellio.Result, 1)
 	go func() { done <- eng.Execute(cctx, src, sink) }()
 	grace := c.Grace
 	if grace <= 0 {
@@ -370,7 +370,7 @@ func (c Config) execute(ctx context.Context, eng Runner, src string, sink engine
 		select {
 		case res = <-done:
 		case <-time.After(grace):
-			res = engine.Result{Err: &engine.CellError{Name: "Interrupted", Value: "the cell ignored its interrupt"}}
+			res = cellio.Result{Err: &cellio.CellError{Name: "Interrupted", Value: "the cell ignored its interrupt"}}
 			stuck = true
 		}
 	}
@@ -398,7 +398,7 @@ func (s *termSink) finish() {
 	s.mu.Unlock()
 }
 
-// Stream implements engine.Sink.
+// Stream implements cellio.Sink.
 func (s *termSink) Stream(name, text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -413,16 +413,16 @@ func (s *termSink) Stream(name, text string) {
 	}
 }
 
-// Display implements engine.Sink.
-func (s *termSink) Display(m display.Message) {
+// Display implements cellio.Sink.
+func (s *termSink) Display(m cellio.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
 	s.outs.display(m)
-	if m.Kind == display.KindShow {
-		if txt, ok := m.Data[display.MIMEText].(string); ok && !strings.HasPrefix(txt, "<") {
+	if m.Kind == cellio.KindShow {
+		if txt, ok := m.Data.Text("text/plain"); ok && !strings.HasPrefix(txt, "<") {
 			fmt.Fprintln(s.stdout, txt)
 		} else {
 			fmt.Fprintf(s.stdout, "[display %s]\n", strings.Join(mimes(m.Data), ", "))
@@ -430,12 +430,12 @@ func (s *termSink) Display(m display.Message) {
 	}
 }
 
-// Input implements engine.Sink: a notebook run has no user to ask.
+// Input implements cellio.Sink: a notebook run has no user to ask.
 func (s *termSink) Input(prompt string, password bool) (string, error) {
-	return "", engine.ErrNoStdin
+	return "", cellio.ErrNoStdin
 }
 
-func mimes(b display.Bundle) []string {
+func mimes(b cellio.Bundle) []string {
 	var out []string
 	for k := range b {
 		out = append(out, k)

@@ -152,7 +152,7 @@ func (nb *notebook) setWidgets(w *widgetState) {
 	delete(md, "widgets")
 }
 
-// Comm implements engine.CommSink: the widgets' state is kept for the
+// Comm implements cellio.CommSink: the widgets' state is kept for the
 // notebook's metadata, even after the cell ended (widgets outlive cells).
 func (s *termSink) Comm(m comm.Message) {
 	s.outs.widgets.comm(m)

@@ -66,7 +66,7 @@ func New() (*Session, error) {
 // the functions and types it declared can be completed and inspected.
 func (k *Session) Execute(ctx context.Context, code string, sink engine.Sink) engine.Result {
 	res := k.Engine.Execute(ctx, code, sink)
-	if res.Err == nil || !isCompileError(res.Err) {
+	if res.Err == nil || !res.Err.BeforeRun() {
 		k.mu.Lock()
 		k.sources = append(k.sources, code)
 		k.mu.Unlock()
@@ -122,14 +122,4 @@ func (s scope) Sources() []string {
 	s.k.mu.Lock()
 	defer s.k.mu.Unlock()
 	return append([]string(nil), s.k.sources...)
-}
-
-// isCompileError says whether a cell failed before it ran, so that it
-// declared nothing.
-func isCompileError(e *engine.CellError) bool {
-	switch e.Name {
-	case "SyntaxError", "CompileError", "TypeError":
-		return true
-	}
-	return false
 }

@@ -195,16 +195,6 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 	}
 }
 
-// isCompileError says whether a cell failed before it ran, so that it
-// declared nothing.
-func isCompileError(e *cellio.CellError) bool {
-	switch e.Name {
-	case "SyntaxError", "CompileError", "TypeError", "ImportError":
-		return true
-	}
-	return false
-}
-
 // died ends the cell whose engine process p died: what the process left
 // unread goes out first, then one error that says what killed it. A fresh
 // engine is started at once.

@@ -72,7 +72,7 @@ func serveInterop(t *testing.T, s *Server, m *wire.Message) {
 	s.Publish(m, "status", map[string]any{"execution_state": "busy"})
 	switch m.Header.MsgType {
 	case "kernel_info_request":
-		s.Publish(m, "stream", map[string]any{"name": "stdout", "text": "hello from gocl\n"})
+		s.PublishStream(m, "stdout", "hello from gocl\n")
 		s.Publish(m, "status", map[string]any{"execution_state": "idle"})
 		s.Flush(hang)
 		s.Send(Shell, m, "kernel_info_reply", map[string]any{
@@ -92,8 +92,8 @@ func serveInterop(t *testing.T, s *Server, m *wire.Message) {
 		case <-time.After(hang):
 			t.Error("no input_reply")
 		}
-		s.Publish(m, "stream", StreamContent{"stdout", "hello, "})
-		s.Publish(m, "stream", StreamContent{"stdout", value + "\n"})
+		s.PublishStream(m, "stdout", "hello, ")
+		s.PublishStream(m, "stdout", value+"\n")
 		s.Publish(m, "status", map[string]any{"execution_state": "idle"})
 		s.Flush(hang)
 		s.Send(Shell, m, "execute_reply", map[string]any{"status": "ok", "execution_count": 1}, nil)

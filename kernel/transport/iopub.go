@@ -92,41 +92,49 @@ func newIOQueue(send func(it *outItem, text []byte)) *ioQueue {
 	return q
 }
 
-// publish queues one message. Stream text may be merged into the message
-// queued before it, or dropped if too much is waiting.
+// publish queues one message that is not a stream: content is its
+// marshaled content (json.RawMessage) or withExtras. It is never merged nor
+// dropped.
 func (q *ioQueue) publish(msgType string, parent *wire.Header, content any) {
-	name, text, isStream := streamOf(msgType, content)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
 		return
 	}
-	if !isStream {
-		q.flushDrops()
-		it := &outItem{msgType: msgType, parent: parent, content: content, size: contentSize(content)}
-		if len(q.items) > 0 || q.sending {
-			// Back-pressure: wait while too much is held, unless nothing
-			// is (one message larger than the bound goes alone). Status
-			// messages never wait: two per request, from the dispatcher,
-			// so that control requests are answered during a flood.
-			for msgType != "status" && q.held > 0 && q.held+it.size > maxHeld && !q.closed {
-				q.changed.Wait()
-			}
-			if q.closed {
-				return
-			}
-			q.held += it.size
-			q.push(it)
+	q.flushDrops()
+	it := &outItem{msgType: msgType, parent: parent, content: content, size: contentSize(content)}
+	if len(q.items) > 0 || q.sending {
+		// Back-pressure: wait while too much is held, unless nothing
+		// is (one message larger than the bound goes alone). Status
+		// messages never wait: two per request, from the dispatcher,
+		// so that control requests are answered during a flood.
+		for msgType != "status" && q.held > 0 && q.held+it.size > maxHeld && !q.closed {
+			q.changed.Wait()
+		}
+		if q.closed {
 			return
 		}
-		// Nothing is ahead of it: send it here, in order by construction.
-		it.seq = q.nextSeq
-		q.nextSeq++
-		q.sendUnlocked(it, nil)
-		q.doneSeq = it.seq + 1
-		if len(q.items) > 0 || q.flushers > 0 { // else waking run costs a thread wake for nothing
-			q.changed.Broadcast()
-		}
+		q.held += it.size
+		q.push(it)
+		return
+	}
+	// Nothing is ahead of it: send it here, in order by construction.
+	it.seq = q.nextSeq
+	q.nextSeq++
+	q.sendUnlocked(it, nil)
+	q.doneSeq = it.seq + 1
+	if len(q.items) > 0 || q.flushers > 0 { // else waking run costs a thread wake for nothing
+		q.changed.Broadcast()
+	}
+}
+
+// publishStream queues text written to the stream name ("stdout" or
+// "stderr"). It may be merged into the stream message queued before it, or
+// dropped if too much is waiting.
+func (q *ioQueue) publishStream(parent *wire.Header, name string, text []byte) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
 		return
 	}
 	key := streamKey{name: name}
@@ -376,45 +384,9 @@ func formatBytes(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// StreamContent is the content of a "stream" message. Publish recognizes it,
-// as well as maps with "name" and "text" keys.
+// StreamContent is the content of a "stream" message, as the queue sends the
+// text given to PublishStream.
 type StreamContent struct {
 	Name string `json:"name"` // "stdout" or "stderr"
 	Text string `json:"text"`
-}
-
-// streamOf extracts the name and text of a stream message's content.
-func streamOf(msgType string, content any) (name string, text []byte, ok bool) {
-	if msgType != "stream" {
-		return "", nil, false
-	}
-	switch c := content.(type) {
-	case StreamContent:
-		return c.Name, []byte(c.Text), true
-	case *StreamContent:
-		if c != nil {
-			return c.Name, []byte(c.Text), true
-		}
-	case map[string]string:
-		return c["name"], []byte(c["text"]), true
-	case map[string]any:
-		n, ok1 := c["name"].(string)
-		t, ok2 := c["text"].(string)
-		if ok1 && ok2 && len(c) == 2 {
-			return n, []byte(t), true
-		}
-	}
-	// Any other shape: go through JSON.
-	b, err := json.Marshal(content)
-	if err != nil {
-		return "", nil, false
-	}
-	var sc struct {
-		Name *string `json:"name"`
-		Text *string `json:"text"`
-	}
-	if json.Unmarshal(b, &sc) != nil || sc.Name == nil || sc.Text == nil {
-		return "", nil, false
-	}
-	return *sc.Name, []byte(*sc.Text), true
 }

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -48,17 +49,14 @@ func TestQueueMergesStreamsAndKeepsOrder(t *testing.T) {
 	q.lastSent = time.Now().Add(time.Hour)
 	q.mu.Unlock()
 	q.publish("status", p1, nil)
-	q.publish("stream", p1, StreamContent{"stdout", "a"})
-	q.publish("stream", p1, map[string]any{"name": "stdout", "text": "b"})
-	q.publish("stream", p1, map[string]string{"name": "stderr", "text": "E"})
-	q.publish("stream", p1, &StreamContent{"stdout", "c"})
+	q.publishStream(p1, "stdout", []byte("a"))
+	q.publishStream(p1, "stdout", []byte("b"))
+	q.publishStream(p1, "stderr", []byte("E"))
+	q.publishStream(p1, "stdout", []byte("c"))
 	q.publish("execute_result", p1, nil)
-	q.publish("stream", p1, StreamContent{"stdout", "d"})
-	q.publish("stream", p2, StreamContent{"stdout", "e"}) // other parent: not merged
-	q.publish("stream", p2, struct {
-		Name string `json:"name"`
-		Text string `json:"text"`
-	}{"stdout", "f"})
+	q.publishStream(p1, "stdout", []byte("d"))
+	q.publishStream(p2, "stdout", []byte("e")) // other parent: not merged
+	q.publishStream(p2, "stdout", []byte("f"))
 	q.publish("status", p1, nil)
 	if !q.flush(hang) {
 		t.Fatal("flush timed out")
@@ -70,12 +68,37 @@ func TestQueueMergesStreamsAndKeepsOrder(t *testing.T) {
 	}
 }
 
+// TestQueueNeverGuessesStreams checks that only text given as a stream is
+// merged: a message published as a whole goes as it was given, one
+// message each, whatever the shape of its content.
+func TestQueueNeverGuessesStreams(t *testing.T) {
+	r := &recorder{}
+	q := newIOQueue(r.send)
+	defer q.close(time.Second)
+	p := &wire.Header{MsgID: "cell1"}
+	q.mu.Lock()
+	q.lastSent = time.Now().Add(time.Hour) // nothing is sent before the flush
+	q.mu.Unlock()
+	q.publishStream(p, "stdout", []byte("a"))
+	q.publish("stream", p, json.RawMessage(`{"name":"stdout","text":"b"}`))
+	q.publish("stream", p, json.RawMessage(`{"name":"stdout","text":"c"}`))
+	q.publishStream(p, "stdout", []byte("d"))
+	q.publishStream(p, "stdout", []byte("e"))
+	if !q.flush(hang) {
+		t.Fatal("flush timed out")
+	}
+	want := []string{"stream:stdout:a", "stream", "stream", "stream:stdout:de"}
+	if got := r.all(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sent %q\nwant %q", got, want)
+	}
+}
+
 func TestQueueSplitsLargeTextOnRuneBoundaries(t *testing.T) {
 	r := &recorder{}
 	q := newIOQueue(r.send)
 	defer q.close(time.Second)
 	text := strings.Repeat("é", maxStreamMessage) // 2 bytes each: 2 MiB
-	q.publish("stream", nil, StreamContent{"stdout", text})
+	q.publishStream(nil, "stdout", []byte(text))
 	if !q.flush(hang) {
 		t.Fatal("flush timed out")
 	}
@@ -221,7 +244,7 @@ func TestIOPubFloodStaysBounded(t *testing.T) {
 			copy(buf[len(buf)-len(n):], n)
 			buf = append(buf, '\n')
 		}
-		s.Publish(parent, "stream", map[string]any{"name": "stdout", "text": string(buf)})
+		s.PublishStream(parent, "stdout", string(buf))
 	}
 	s.Publish(parent, "status", map[string]any{"execution_state": "idle"})
 	if !s.Flush(hang) {
@@ -266,7 +289,7 @@ func TestIOPubStalledSubscriber(t *testing.T) {
 	// Print until the subscriber's socket buffers are full and it is dropped.
 	waitFor(t, "the stalled subscriber to be dropped", func() bool {
 		for range 16 {
-			s.Publish(nil, "stream", StreamContent{"stderr", text})
+			s.PublishStream(nil, "stderr", text)
 		}
 		return s.pub.subscribers() == 0
 	})
@@ -344,7 +367,7 @@ func TestQueueSendsAtOnceOnlyWhenNothingIsAhead(t *testing.T) {
 	if got := <-inSend; got != "execute_input" {
 		t.Fatalf("first held send = %q", got)
 	}
-	q.publish("stream", p, StreamContent{"stdout", "x"})
+	q.publishStream(p, "stdout", []byte("x"))
 	q.publish("execute_result", p, nil) // must queue behind the stream
 	select {
 	case m := <-inSend:

@@ -19,11 +19,6 @@ type withExtras struct {
 // version; binary state travels as buffers). It is queued in order with
 // everything else and never merged or dropped.
 func (s *Server) PublishWith(parent *wire.Message, msgType string, content any, metadata map[string]any, buffers [][]byte) {
-	var ph *wire.Header
-	if parent != nil {
-		h := parent.Header
-		ph = &h
-	}
 	raw, err := json.Marshal(content)
 	if content == nil {
 		raw, err = []byte("{}"), nil
@@ -40,5 +35,5 @@ func (s *Server) PublishWith(parent *wire.Message, msgType string, content any, 
 	for i, b := range buffers {
 		bufs[i] = append([]byte(nil), b...)
 	}
-	s.iopub.publish(msgType, ph, withExtras{content: raw, metadata: md, buffers: bufs})
+	s.iopub.publish(msgType, parentHeader(parent), withExtras{content: raw, metadata: md, buffers: bufs})
 }

@@ -272,31 +272,41 @@ func (s *Server) Send(ch Channel, parent *wire.Message, msgType string, content 
 }
 
 // Publish queues msgType on IOPub with parent's header as parent_header (nil
-// parent: {}). Whatever the cell prints, it does not block on output: stream
-// messages ("stream" with content StreamContent or a map with "name" and
-// "text") are merged, paced and, when too much waits, dropped with a notice.
-// Other messages are never dropped nor reordered here; while more than
-// maxHeld bytes of them wait, Publish waits too (back-pressure on the cell).
-// A subscriber that stops reading loses its own messages and holds up nobody
-// (see pubSocket). content is marshaled before Publish returns.
+// parent: {}). It is for every message but stream text, which goes through
+// PublishStream: Publish never merges nor drops a message, whatever its type
+// or the shape of its content. Messages are never reordered here; while more
+// than maxHeld bytes of them wait, Publish waits too (back-pressure on the
+// cell). A subscriber that stops reading loses its own messages and holds up
+// nobody (see pubSocket). content is marshaled before Publish returns; a
+// json.RawMessage is sent as it is.
 func (s *Server) Publish(parent *wire.Message, msgType string, content any) {
-	var ph *wire.Header
-	if parent != nil {
-		h := parent.Header
-		ph = &h
+	raw, err := json.Marshal(content)
+	if content == nil {
+		raw, err = []byte("{}"), nil
 	}
-	if _, _, ok := streamOf(msgType, content); !ok {
-		raw, err := json.Marshal(content)
-		if content == nil {
-			raw, err = []byte("{}"), nil
-		}
-		if err != nil {
-			s.log.Warn("transport: iopub message dropped: content does not marshal to JSON", "msg_type", msgType, "err", err)
-			return
-		}
-		content = json.RawMessage(raw)
+	if err != nil {
+		s.log.Warn("transport: iopub message dropped: content does not marshal to JSON", "msg_type", msgType, "err", err)
+		return
 	}
-	s.iopub.publish(msgType, ph, content)
+	s.iopub.publish(msgType, parentHeader(parent), json.RawMessage(raw))
+}
+
+// PublishStream queues text written to the stream name ("stdout" or
+// "stderr") on IOPub as a "stream" message with parent's header as
+// parent_header. Whatever the cell prints, it does not block on output:
+// stream text is merged with the text queued before it for the same parent
+// and stream, paced, and, when too much waits, dropped with a notice.
+func (s *Server) PublishStream(parent *wire.Message, name, text string) {
+	s.iopub.publishStream(parentHeader(parent), name, []byte(text))
+}
+
+// parentHeader is a copy of parent's header, nil for no parent.
+func parentHeader(parent *wire.Message) *wire.Header {
+	if parent == nil {
+		return nil
+	}
+	h := parent.Header
+	return &h
 }
 
 // Flush waits (at most timeout) until everything queued on IOPub so far has

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/seed43a1e1ab/gocl/internal/capture"
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
 )
 
 // Where callbacks' output goes.

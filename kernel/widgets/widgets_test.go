@@ -13,7 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/seed43a1e1ab/gocl/internal/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )

@@ -1,14 +1,15 @@
 // Package capture redirects what running code prints and displays away from
 // the cell's own output area, into a Capturer: an ipywidgets Output widget
 // is one (kernel/widgets). The engine consults Current for every stream and
-// display message it delivers. It lives apart from kernel/display so that
-// cells, which have display, cannot reach it.
+// display message it delivers. It lives apart from kernel/display, under
+// kernel/internal, so that cells, which have display, cannot reach it: only
+// the kernel's own packages (the engine, the widgets) import it.
 package capture
 
 import (
 	"sync"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // Capturer receives the output of the running cell (or widget callback)
@@ -18,7 +19,7 @@ import (
 // on to the cell.
 type Capturer interface {
 	Stream(name, text string)
-	Display(m display.Message) bool
+	Display(m cellio.Message) bool
 }
 
 var (

@@ -3,13 +3,13 @@ package capture
 import (
 	"testing"
 
-	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 type rec struct{ text string }
 
-func (r *rec) Stream(name, text string)       { r.text += text }
-func (r *rec) Display(m display.Message) bool { return m.DisplayID == "mine" }
+func (r *rec) Stream(name, text string)      { r.text += text }
+func (r *rec) Display(m cellio.Message) bool { return m.DisplayID == "mine" }
 
 func TestNestingAndFlush(t *testing.T) {
 	flushes := 0
