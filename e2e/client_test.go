@@ -211,6 +211,12 @@ func tryStartKernel(t *testing.T, last bool, env ...string) *kernel {
 			t.Fatalf("kernel did not answer kernel_info with IOPub traffic\n%s", k.stderr.String())
 		}
 	}
+	// kernel_info is answered while the engine process starts (issue 19);
+	// is_complete waits for it, and leaves no trace in the session. The
+	// tests that time an interrupt against a running cell need it up.
+	if k.request(k.shell, "is_complete_request", map[string]any{"code": "x"}, 30*time.Second, true) == nil {
+		t.Fatalf("kernel did not answer is_complete: its engine did not start\n%s", k.stderr.String())
+	}
 	return k
 }
 
