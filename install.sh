@@ -230,9 +230,13 @@ if [ "$mode" = demo ]; then
 fi
 
 step "running every test"
+# With GOCL_BIN set, go test ./... runs the end-to-end tests (e2e/) against
+# this build too; without it (the inner loop) they are skipped.
 export GOCL_BIN="$ROOT/bin/gocl"
 "$GO" vet ./...
 "$GO" test -count=1 -timeout 30m ./... 2>&1 | tee /tmp/gocl-test.log
+STEP="the generated symbol tables are up to date (each regenerated and compared with the file; minutes of CPU)"
+GOCL_CHECK_GENERATED=1 "$GO" test -count=1 -timeout 60m -run '^TestGeneratedUpToDate$' ./kernel/symbols/ ./kernel/symbols/stdlib/ 2>&1
 STEP="clapi under GOEXPERIMENT=cgocheck2 (pointer checks on every cgo call)"
 GOEXPERIMENT=cgocheck2 "$GO" test -count=1 -timeout 10m ./clapi/ 2>&1
 STEP="tests through a real Jupyter client"

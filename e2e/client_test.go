@@ -20,27 +20,16 @@ import (
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
 
-// goclBin is the binary under test: $GOCL_BIN, or one built for this run.
+// goclBin is the binary under test: $GOCL_BIN.
 var goclBin string
 
 func TestMain(m *testing.M) {
 	goclBin = os.Getenv("GOCL_BIN")
 	if goclBin == "" {
-		dir, err := os.MkdirTemp("", "gocl-e2e-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		goclBin = filepath.Join(dir, "gocl")
-		cmd := exec.Command("go", "build", "-o", goclBin, "..")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building gocl:", err)
-			os.Exit(1)
-		}
-		code := m.Run()
-		os.RemoveAll(dir)
-		os.Exit(code)
+		// End-to-end tests drive a built binary: install.sh --test sets
+		// GOCL_BIN; the inner loop, go test ./..., leaves them out.
+		fmt.Println("skipped: end-to-end tests need GOCL_BIN (go build -o bin/gocl . && GOCL_BIN=$PWD/bin/gocl go test ./e2e/...)")
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -210,6 +199,12 @@ func tryStartKernel(t *testing.T, last bool, env ...string) *kernel {
 		if i > 10 {
 			t.Fatalf("kernel did not answer kernel_info with IOPub traffic\n%s", k.stderr.String())
 		}
+	}
+	// kernel_info is answered while the engine process starts (issue 19);
+	// is_complete waits for it, and leaves no trace in the session. The
+	// tests that time an interrupt against a running cell need it up.
+	if k.request(k.shell, "is_complete_request", map[string]any{"code": "x"}, 30*time.Second, true) == nil {
+		t.Fatalf("kernel did not answer is_complete: its engine did not start\n%s", k.stderr.String())
 	}
 	return k
 }

@@ -23,34 +23,22 @@ import (
 	"github.com/seed43a1e1ab/gocl/kernel/wire"
 )
 
-// goclBin is the binary under test: $GOCL_BIN, or one built for this run.
+// goclBin is the binary under test: $GOCL_BIN.
 var goclBin string
 
 func TestMain(m *testing.M) {
 	goclBin = os.Getenv("GOCL_BIN")
-	var dir string
 	if goclBin == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "gocl-attack-"); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		goclBin = filepath.Join(dir, "gocl")
-		cmd := exec.Command("go", "build", "-o", goclBin, "../..")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building gocl:", err)
-			os.Exit(1)
-		}
+		// End-to-end tests drive a built binary: install.sh --test sets
+		// GOCL_BIN; the inner loop, go test ./..., leaves them out.
+		fmt.Println("skipped: end-to-end tests need GOCL_BIN (go build -o bin/gocl . && GOCL_BIN=$PWD/bin/gocl go test ./e2e/...)")
+		os.Exit(0)
 	}
 	code := m.Run()
 	if path := os.Getenv("GOCL_ATTACK_REPORT"); path != "" {
 		if err := os.WriteFile(path, []byte(report()), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "writing the attack report:", err)
 		}
-	}
-	if dir != "" {
-		os.RemoveAll(dir)
 	}
 	os.Exit(code)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -49,19 +48,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	goclBin = os.Getenv("GOCL_BIN")
-	var tmp string
 	if goclBin == "" {
-		if tmp, err = os.MkdirTemp("", "gocl-conformance-"); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		goclBin = filepath.Join(tmp, "gocl")
-		cmd := exec.Command("go", "build", "-o", goclBin, "../..")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building gocl:", err)
-			os.Exit(1)
-		}
+		// End-to-end tests drive a built binary: install.sh --test sets
+		// GOCL_BIN; the inner loop, go test ./..., leaves them out.
+		fmt.Println("skipped: end-to-end tests need GOCL_BIN (go build -o bin/gocl . && GOCL_BIN=$PWD/bin/gocl go test ./e2e/...)")
+		os.Exit(0)
 	}
 	base, err := ReadBaseline(baselinePath)
 	if err != nil {
@@ -92,9 +83,6 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			code = 1
 		}
-	}
-	if tmp != "" {
-		os.RemoveAll(tmp)
 	}
 	os.Exit(code)
 }

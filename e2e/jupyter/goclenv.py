@@ -4,6 +4,7 @@ The gocl binary is $GOCL_BIN (install.sh sets it) or ../../bin/gocl. Its
 kernelspec is installed into a temporary prefix that JUPYTER_PATH points at,
 so the tests never touch the user's own Jupyter set-up.
 """
+import atexit
 import os
 import shutil
 import subprocess
@@ -31,7 +32,17 @@ def setup():
 
 
 def teardown():
+    """Nothing until the interpreter exits: the test modules share the prefix,
+    and removing it when one module ends (as tearDownModule used to) left the
+    modules after it running whatever "gocl" kernelspec the system has, an
+    older installed binary rather than $GOCL_BIN."""
+
+
+def _remove():
     global _prefix
     if _prefix:
         shutil.rmtree(_prefix, ignore_errors=True)
         _prefix = None
+
+
+atexit.register(_remove)

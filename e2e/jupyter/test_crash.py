@@ -51,6 +51,11 @@ class CrashTest(unittest.TestCase):
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=60)
+        # kernel_info is answered while the engine starts (issue 19):
+        # is_complete waits for it, so that engine_pids finds it serving.
+        msg_id = self.kc.is_complete("x")
+        while self.kc.get_shell_msg(timeout=60)["parent_header"].get("msg_id") != msg_id:
+            pass
         self.kernel_pid = self.km.provisioner.pid
         self.hb_missed = 0
         self.hb_stop = threading.Event()

@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/seed43a1e1ab/gocl/internal/earlybind"
 	"github.com/seed43a1e1ab/gocl/kernel/dispatch"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
-	"github.com/seed43a1e1ab/gocl/kernel/history"
 	"github.com/seed43a1e1ab/gocl/kernel/session"
 	"github.com/seed43a1e1ab/gocl/kernel/supervisor"
 	"github.com/seed43a1e1ab/gocl/kernel/transport"
@@ -55,25 +55,24 @@ type originalStderr struct{}
 
 func (originalStderr) Write(p []byte) (int, error) { return engine.OriginalStderr().Write(p) }
 
+// serveKernel binds the sockets first: jupyter_client connects as soon as
+// it has started the process, and a connection refused waits out libzmq's
+// reconnect interval (100 to 200 ms). What the kernel needs besides (the
+// engine process, the history file) starts after, beside the sockets, and
+// only the requests that need it wait for it: kernel_info is answered at once.
 func serveKernel(connFile string, log *slog.Logger) error {
 	info, err := transport.LoadConnectionFile(connFile)
 	if err != nil {
 		return err
 	}
-	srv, err := transport.Listen(info, log)
+	srv, err := transport.Listen(info, log) // with the ports package earlybind bound, if it could
+	earlybind.Release()
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 
-	var hist dispatch.History
-	if path, err := history.DefaultPath(); err != nil {
-		log.Warn("history is off", "err", err)
-	} else if store, err := history.Open(path); err != nil {
-		log.Warn("history is off: cannot open the history file", "err", err)
-	} else {
-		hist = store
-	}
+	hist := openHistory(log)
 	parentPID, _ := strconv.Atoi(os.Getenv("JPY_PARENT_PID"))
 	k, err := dispatch.New(dispatch.Config{
 		Transport: srv,
@@ -149,12 +148,21 @@ func envOr(key, def string) string {
 	return def
 }
 
-// newEngine starts the engine in a supervised child process (`gocl engine`),
-// or, with GOCL_ENGINE=in-process, in this process (no crash protection; for
-// debugging and comparison).
+// newEngine starts the engine in a supervised child process (`gocl engine`)
+// and returns without waiting for it, or, with GOCL_ENGINE=in-process, in
+// this process (no crash protection; for debugging and comparison).
 func newEngine(log *slog.Logger) (dispatch.Engine, error) {
 	if os.Getenv("GOCL_ENGINE") == "in-process" {
 		return session.New()
 	}
-	return supervisor.New(supervisor.Config{Log: log})
+	return supervisor.New(engineConfig(log))
+}
+
+// engineConfig says how the supervisor starts engine processes:
+// GOCL_ENGINE_EXE names a program to start instead of this gocl, as
+// `PROGRAM engine ...` (a wrapper that runs the engine under a debugger or
+// a profiler, or, in the tests, later), which must end by executing gocl
+// with the same arguments.
+func engineConfig(log *slog.Logger) supervisor.Config {
+	return supervisor.Config{Exe: os.Getenv("GOCL_ENGINE_EXE"), Log: log}
 }

@@ -15,7 +15,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		if os.Getenv("GOCL_ENGINE") == "in-process" {
 			return session.NewEngine()
 		}
-		return supervisor.New(supervisor.Config{})
+		return supervisor.New(engineConfig(nil))
 	}
 	cfg.LanguageInfo = languageInfo()
 	return cfg.Main(args, stdout, stderr)

@@ -50,10 +50,12 @@ func (s *Supervisor) run(ctx context.Context, op string, body any, sink cellio.S
 	}
 	var p *proc
 	for p == nil {
-		q, err := s.engine()
+		q, err := s.engineCtx(ctx)
+		if err == errNotStarted {
+			return errorResult("Interrupted", "the cell was interrupted before it started, while the engine process was starting", nil)
+		}
 		if err != nil {
-			return cellio.Result{Err: &cellio.CellError{Name: "EngineUnavailable", Value: err.Error(),
-				Traceback: []string{"EngineUnavailable: " + err.Error()}}}
+			return errorResult("EngineUnavailable", err.Error(), nil)
 		}
 		s.mu.Lock()
 		if s.p == q { // not replaced meanwhile (watch)

@@ -54,6 +54,18 @@ type proc struct {
 // orphan receives the events that belong to no pending request (comm
 // messages a goroutine sent after its request ended).
 func startProc(exe string, args []string, env []string, log *slog.Logger, orphan func(enginewire.Event)) (*proc, error) {
+	p, err := launchProc(exe, args, env, log, orphan)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ready(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// launchProc starts `exe engine` and returns at once; ready waits for it.
+func launchProc(exe string, args []string, env []string, log *slog.Logger, orphan func(enginewire.Event)) (*proc, error) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("socketpair for the engine: %w", err)
@@ -103,15 +115,22 @@ func startProc(exe string, args []string, env []string, log *slog.Logger, orphan
 		p.mu.Unlock()
 		close(p.exited)
 	}()
+	return p, nil
+}
+
+// ready waits until the process launched says it is ready; a process that
+// does not is killed.
+func (p *proc) ready() error {
 	if err := p.handshake(); err != nil {
 		p.kill()
 		<-p.exited
-		return nil, err
+		p.sock.Close()
+		return err
 	}
-	p.in = &heardReader{r: sock}
-	p.conn = enginewire.NewConn(p.in, sock)
+	p.in = &heardReader{r: p.sock}
+	p.conn = enginewire.NewConn(p.in, p.sock)
 	go p.readEvents()
-	return p, nil
+	return nil
 }
 
 // handshake reads the ready event and the captured pipes that come with it.

@@ -67,16 +67,17 @@ type Supervisor struct {
 	cfg   Config
 	limit int64
 
-	mu       sync.Mutex
-	p        *proc
-	starting chan struct{} // closed when a replacement engine is up
-	startErr error
-	closed   bool
-	running  bool     // an Execute is in progress
-	blocked  bool     // the engine reports a stuck interrupted statement
-	press    press    // the last interrupt that had a statement to stop (interrupt.go)
-	note     string   // printed on the stderr of the next cell
-	lastComm commSink // the last sink that carried comm messages
+	mu        sync.Mutex
+	p         *proc
+	launching *proc         // an engine process not yet ready (start)
+	starting  chan struct{} // closed when a replacement engine is up
+	startErr  error
+	closed    bool
+	running   bool     // an Execute is in progress
+	blocked   bool     // the engine reports a stuck interrupted statement
+	press     press    // the last interrupt that had a statement to stop (interrupt.go)
+	note      string   // printed on the stderr of the next cell
+	lastComm  commSink // the last sink that carried comm messages
 	// records are what the cells that ran declared, in order (decls.go);
 	// failed the records a replay could not make, by recordKey; lastCell
 	// the highest engine cell number seen.
@@ -85,7 +86,12 @@ type Supervisor struct {
 	lastCell int
 }
 
-// New starts an engine process and waits until it is ready.
+// New returns a supervisor whose first engine process starts beside the
+// caller: New does not wait for it. A request waits for the engine only as
+// long as it takes to start (tens of milliseconds), so the kernel can answer
+// kernel_info at once; an engine that cannot start fails the requests that
+// need it, each with the reason, and the next request tries again. Ready
+// waits for the start.
 func New(cfg Config) (*Supervisor, error) {
 	if cfg.Exe == "" {
 		exe, err := os.Executable()
@@ -99,25 +105,45 @@ func New(cfg Config) (*Supervisor, error) {
 		cfg.Log.Warn("bad memory limit; the default applies", "err", err, "limit", bytesText(limit), "source", source)
 	}
 	s := &Supervisor{cfg: cfg, limit: limit}
-	p, err := s.start()
-	if err != nil {
-		return nil, err
-	}
-	s.p = p
+	s.replace(nil, "")
 	return s, nil
 }
 
+// Ready waits until an engine process serves requests, and returns why none
+// does when its start failed or ctx ended first.
+func (s *Supervisor) Ready(ctx context.Context) error {
+	_, err := s.engineCtx(ctx)
+	return err
+}
+
+// start starts an engine process and waits until it is ready. Close kills
+// one that is still starting.
 func (s *Supervisor) start() (*proc, error) {
-	p, err := startProc(s.cfg.Exe, []string{"--memory-limit", strconv.FormatInt(s.limit, 10)}, nil, s.cfg.Log,
+	p, err := launchProc(s.cfg.Exe, []string{"--memory-limit", strconv.FormatInt(s.limit, 10)}, nil, s.cfg.Log,
 		func(ev enginewire.Event) {
 			if ev.Kind == enginewire.EvComm {
 				s.comm(ev) // sent after its request ended
 			}
 		})
-	if err == nil {
-		go s.watch(p)
+	if err != nil {
+		return nil, err
 	}
-	return p, err
+	s.mu.Lock()
+	s.launching = p
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		p.kill()
+	}
+	err = p.ready()
+	s.mu.Lock()
+	s.launching = nil
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	go s.watch(p)
+	return p, nil
 }
 
 // PID is the engine process's id (0 while one is starting).
@@ -130,14 +156,26 @@ func (s *Supervisor) PID() int {
 	return s.p.pid
 }
 
-// engine returns the current engine process, waiting for a replacement
-// that is starting.
-func (s *Supervisor) engine() (*proc, error) {
+// engine returns the current engine process, waiting for one that is
+// starting.
+func (s *Supervisor) engine() (*proc, error) { return s.engineCtx(context.Background()) }
+
+// errNotStarted is what engineCtx returns when ctx ends while the engine
+// process is still starting.
+var errNotStarted = errors.New("the engine process was still starting")
+
+// engineCtx is engine that stops waiting when ctx ends (an interrupt of a
+// cell sent while the engine starts).
+func (s *Supervisor) engineCtx(ctx context.Context) (*proc, error) {
 	s.mu.Lock()
 	for s.p == nil && !s.closed {
 		ch := s.starting
 		s.mu.Unlock()
-		<-ch
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, errNotStarted
+		}
 		s.mu.Lock()
 		if s.p == nil && s.startErr != nil {
 			err := s.startErr
@@ -155,9 +193,9 @@ func (s *Supervisor) engine() (*proc, error) {
 	return s.p, nil
 }
 
-// replace starts a fresh engine in place of old (nil: none is running) and
-// declares the earlier cells' funcs and types in it. It returns at once;
-// requests wait for the new engine.
+// replace starts a fresh engine in place of old (nil: none is running; why
+// "": the first) and declares the earlier cells' funcs and types in it. It
+// returns at once; requests wait for the new engine.
 func (s *Supervisor) replace(old *proc, why string) {
 	s.mu.Lock()
 	if s.closed || (old != nil && s.p != old) || (old == nil && s.p == nil && s.starting != nil && !closedChan(s.starting)) {
@@ -222,9 +260,16 @@ func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) 
 		s.p, s.startErr = p, err
 		s.note += note
 		close(starting)
+		closed := s.closed
 		s.mu.Unlock()
-		if s.cfg.Log != nil {
+		switch {
+		case s.cfg.Log == nil || closed:
+		case why != "":
 			s.cfg.Log.Info("engine replaced", "why", why, "start", time.Since(t0), "err", err)
+		case err != nil:
+			s.cfg.Log.Warn("the engine process did not start; the next request tries again", "err", err)
+		default:
+			s.cfg.Log.Debug("engine started", "start", time.Since(t0))
 		}
 	}()
 }
@@ -248,6 +293,9 @@ func (s *Supervisor) Close() error {
 	s.closed = true
 	p := s.p
 	starting := s.starting
+	if s.launching != nil {
+		s.launching.kill() // still starting: nothing of the session is in it yet
+	}
 	s.mu.Unlock()
 	if p != nil {
 		p.setKilled(killedByRestart)

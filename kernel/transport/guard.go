@@ -90,7 +90,7 @@ func (g guardTransport) Listen(ctx context.Context, addr string) (net.Listener, 
 	if !ok {
 		return nil, fmt.Errorf("transport: no guard configuration for %q", token)
 	}
-	ln, err := net.Listen(g.network, addr)
+	ln, err := listen(g.network, addr)
 	if err != nil {
 		return nil, err
 	}

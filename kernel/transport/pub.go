@@ -87,7 +87,7 @@ type pubMsg struct {
 }
 
 func listenPub(network, addr string, stall time.Duration, log *slog.Logger) (*pubSocket, error) {
-	ln, err := net.Listen(network, addr)
+	ln, err := listen(network, addr)
 	if err != nil {
 		return nil, err
 	}

@@ -13,18 +13,21 @@ const DefaultHistorySize = 1 << 16
 // It is safe for concurrent use.
 type SignatureHistory struct {
 	mu   sync.Mutex
+	size int
 	seen map[string]struct{}
-	ring []string // signatures in the order seen, as a ring of len size
+	ring []string // signatures in the order seen, as a ring of len size once full
 	next int
 }
 
 // NewSignatureHistory returns a history of at most size signatures (size < 1
-// means DefaultHistorySize).
+// means DefaultHistorySize). Its memory grows with use: allocating (and
+// clearing) room for all of them at once cost a kernel's start several
+// milliseconds before it bound its sockets.
 func NewSignatureHistory(size int) *SignatureHistory {
 	if size < 1 {
 		size = DefaultHistorySize
 	}
-	return &SignatureHistory{seen: make(map[string]struct{}, size), ring: make([]string, size)}
+	return &SignatureHistory{size: size, seen: map[string]struct{}{}}
 }
 
 // Seen reports whether sig was seen before, and remembers it when it was not.
@@ -39,11 +42,13 @@ func (h *SignatureHistory) Seen(sig []byte) bool {
 		return true
 	}
 	s := string(sig)
-	if old := h.ring[h.next]; old != "" {
-		delete(h.seen, old)
+	if len(h.ring) < h.size {
+		h.ring = append(h.ring, s)
+	} else {
+		delete(h.seen, h.ring[h.next])
+		h.ring[h.next] = s
+		h.next = (h.next + 1) % len(h.ring)
 	}
-	h.ring[h.next] = s
-	h.next = (h.next + 1) % len(h.ring)
 	h.seen[s] = struct{}{}
 	return false
 }
