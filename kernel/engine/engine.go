@@ -153,12 +153,8 @@ func New(opts Options) (*Engine, error) {
 		Env:          os.Environ(),
 		Unrestricted: true,
 	})
-	st, err := newStopper(e.in)
-	if err != nil {
-		return nil, err
-	}
-	e.stopper = st
-	e.stdin.stopped = st.stopped
+	e.stopper = newStopper(e.in)
+	e.stdin.stopped = e.stopper.stopped
 
 	// The standard library of the Go that built gocl, then the generic
 	// packages' interpreted sources (they replace the older ones yaegi
