@@ -4,7 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"unsafe"
+
+	"github.com/seed43a1e1ab/gocl/kernel/internal/yaegiaccess"
 )
 
 // yaegiPkg is the import path of yaegi's interpreter, whose wrapper types
@@ -116,17 +117,8 @@ func openWrapper(v reflect.Value) (reflect.Value, bool) {
 	if t.NumField() > 0 && t.Field(0).Name == "IValue" && t.Field(0).Type.Kind() == reflect.Interface {
 		return v.Field(0), true
 	}
-	if t.Name() == "valueInterface" && v.CanInterface() {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if f.Type == reflect.TypeOf(reflect.Value{}) {
-				c := reflect.New(t).Elem()
-				c.Set(v)
-				fv := c.Field(i)
-				inner := *(*reflect.Value)(unsafe.Pointer(fv.UnsafeAddr()))
-				return inner, true
-			}
-		}
+	if inner, ok := yaegiaccess.ValueInterfaceValue(v); ok {
+		return inner, true
 	}
 	return v, false
 }

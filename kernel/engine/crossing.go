@@ -6,10 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/seed43a1e1ab/gocl/kernel/celltypes"
 	"github.com/seed43a1e1ab/gocl/kernel/cellvalue"
+	"github.com/seed43a1e1ab/gocl/kernel/internal/yaegiaccess"
 )
 
 // Values of the cells' own types handed to compiled fmt, errors and
@@ -371,23 +371,10 @@ func (x *crossing) dynamic(v any) (d *cellvalue.Type) {
 
 // valueInterfaceValue returns the value inside yaegi's interp.valueInterface
 // (a struct of a node and a reflect.Value, both unexported), which yaegi
-// hands compiled code for some interface values of cell types. Reading
-// another package's unexported field needs unsafe; the layout is checked
-// field by field first, so another yaegi version makes this answer false
-// instead of reading the wrong memory.
+// hands compiled code for some interface values of cell types; ok is false
+// when v is not one or holds nothing that can be handed on.
 func valueInterfaceValue(v any) (any, bool) {
-	rv := reflect.ValueOf(v)
-	if !rv.IsValid() || rv.Type().PkgPath() != interpPath || rv.Type().Name() != "valueInterface" ||
-		rv.NumField() != 2 || rv.Type().Field(1).Type != reflect.TypeOf(reflect.Value{}) {
-		return nil, false
-	}
-	cp := reflect.New(rv.Type()).Elem()
-	cp.Set(rv)
-	inner := *(*reflect.Value)(unsafe.Pointer(cp.Field(1).UnsafeAddr()))
-	if !inner.IsValid() || !inner.CanInterface() {
-		return nil, false
-	}
-	return inner.Interface(), true
+	return yaegiaccess.Unwrap(v)
 }
 
 // implements reports whether v, a value of a cell's type (bare, or in

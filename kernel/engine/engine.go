@@ -51,6 +51,15 @@ const (
 
 // Engine runs cells in one yaegi interpreter. Its methods may be called from
 // any goroutine; cells run one at a time.
+//
+// What a running request (a cell, a widget callback, a comm message) emits
+// and reads is process state, not the Engine's: fds 1 and 2 are captured
+// once per process, and display, comm, the Output widgets' capture stack
+// (internal/capture) and the context that compiled code sees
+// (internal/cellctx) reach the request through package-level hooks that
+// route to the one running request (running, below). So one process runs
+// one request at a time, whichever Engine it belongs to: several Engines in
+// a process (tests) work only one after another.
 type Engine struct {
 	mu      sync.Mutex // held for a whole cell
 	in      *interp.Interpreter
@@ -153,12 +162,8 @@ func New(opts Options) (*Engine, error) {
 		Env:          os.Environ(),
 		Unrestricted: true,
 	})
-	st, err := newStopper(e.in)
-	if err != nil {
-		return nil, err
-	}
-	e.stopper = st
-	e.stdin.stopped = st.stopped
+	e.stopper = newStopper(e.in)
+	e.stdin.stopped = e.stopper.stopped
 
 	// The standard library of the Go that built gocl, then the generic
 	// packages' interpreted sources (they replace the older ones yaegi

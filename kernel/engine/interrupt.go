@@ -1,23 +1,20 @@
 package engine
 
 import (
-	"fmt"
-	"reflect"
-	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/internal/yaegiaccess"
 )
 
 // stopper interrupts a running interpreter the way yaegi's own
 // ExecuteWithContext does (bump the run id, close the done channel), but lets
 // the engine run Execute on its own goroutine and so know when the
-// interpreted code has really stopped. yaegi v0.16.1 keeps these fields
-// unexported; newStopper checks their names and types so that a yaegi
-// upgrade that changes them fails loudly at New, not silently.
+// interpreted code has really stopped. yaegi keeps that state unexported;
+// gocl's copy of yaegi exports accessors for it, which only
+// kernel/internal/yaegiaccess calls (and tests, field by field).
 //
 // An interrupt is for the request the engine runs (a cell's statement, a
 // widget callback, a comm handler: each on a goroutine started in
@@ -30,10 +27,7 @@ import (
 // closed. A goroutine a cell started keeps running, as a Python thread
 // survives KeyboardInterrupt; a runaway one runs until the kernel restarts.
 type stopper struct {
-	id         *uint64
-	done       *chan struct{}
-	cancelChan *bool
-	mu         *sync.RWMutex
+	in *interp.Interpreter
 
 	// halted is closed by stop; a fresh one is made by arm. It is ours, not
 	// yaegi's, so that waiting on it takes none of yaegi's locks.
@@ -43,44 +37,16 @@ type stopper struct {
 	closing atomic.Bool
 }
 
-func newStopper(i *interp.Interpreter) (*stopper, error) {
-	v := reflect.ValueOf(i).Elem()
-	field := func(name string, want reflect.Type) (unsafe.Pointer, error) {
-		f := v.FieldByName(name)
-		if !f.IsValid() || f.Type() != want {
-			return nil, fmt.Errorf("yaegi's Interpreter has no field %s of type %v: this engine supports yaegi v0.16.1 only", name, want)
-		}
-		return unsafe.Pointer(f.UnsafeAddr()), nil
-	}
-	var s stopper
-	p, err := field("id", reflect.TypeOf(uint64(0)))
-	if err != nil {
-		return nil, err
-	}
-	s.id = (*uint64)(p)
-	if p, err = field("done", reflect.TypeOf(make(chan struct{}))); err != nil {
-		return nil, err
-	}
-	s.done = (*chan struct{})(p)
-	if p, err = field("cancelChan", reflect.TypeOf(false)); err != nil {
-		return nil, err
-	}
-	s.cancelChan = (*bool)(p)
-	if p, err = field("mutex", reflect.TypeOf(sync.RWMutex{})); err != nil {
-		return nil, err
-	}
-	s.mu = (*sync.RWMutex)(p)
+func newStopper(i *interp.Interpreter) *stopper {
+	s := &stopper{in: i}
 	i.SetStopFilter(func() bool { return s.closing.Load() || cellctx.InRequest() })
-	return &s, nil
+	return s
 }
 
 // arm prepares a run: channel operations of interpreted code become
 // cancellable through a fresh done channel.
 func (s *stopper) arm() {
-	s.mu.Lock()
-	*s.done = make(chan struct{})
-	*s.cancelChan = true
-	s.mu.Unlock()
+	yaegiaccess.Arm(s.in)
 	h := make(chan struct{})
 	s.halted.Store(&h)
 }
@@ -90,9 +56,7 @@ func (s *stopper) arm() {
 // interrupt, does not find it closed (the patched yaegi would go on anyway,
 // after a stack walk: see cellctx.InRequest).
 func (s *stopper) disarm() {
-	s.mu.Lock()
-	*s.done = make(chan struct{})
-	s.mu.Unlock()
+	yaegiaccess.Reopen(s.in)
 }
 
 // stopped returns a channel closed once stop has been called for the
@@ -107,8 +71,7 @@ func (s *stopper) stopped() <-chan struct{} {
 // stop makes every interpreted frame return at its next step and wakes
 // interpreted channel operations. It must be called at most once per arm.
 func (s *stopper) stop() {
-	atomic.AddUint64(s.id, 1)
-	close(*s.done) // as yaegi's stop: no lock, running frames may hold it
+	yaegiaccess.Stop(s.in) // as yaegi's stop: no lock, running frames may hold it
 	if h := s.halted.Load(); h != nil {
 		close(*h)
 	}

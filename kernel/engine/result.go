@@ -6,12 +6,12 @@ import (
 	"reflect"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
+	"github.com/seed43a1e1ab/gocl/kernel/internal/yaegiaccess"
 )
 
 // helperPrefix starts the names the engine defines in the interpreter; Scope
@@ -316,26 +316,20 @@ func (e *Engine) emit(v any, text string, rich map[string]any) {
 // interpreted type with methods (interp.valueInterface{node, value}), which
 // fmt would otherwise print as pointers.
 func unwrap(v any) any {
-	rv := reflect.ValueOf(v)
-	for i := 0; i < 4 && rv.IsValid() && rv.Kind() == reflect.Struct && rv.Type().String() == "interp.valueInterface"; i++ {
-		f := rv.FieldByName("value")
-		if !f.IsValid() || f.Type() != reflect.TypeOf(reflect.Value{}) {
+	for i := 0; i < 4; i++ {
+		inner, ok := yaegiaccess.Unwrap(v)
+		if !ok {
 			return v
 		}
-		cp := reflect.New(rv.Type()).Elem()
-		cp.Set(rv)
-		inner := *(*reflect.Value)(unsafe.Pointer(cp.FieldByName("value").UnsafeAddr()))
-		if !inner.IsValid() || !inner.CanInterface() {
-			return v
-		}
-		v = inner.Interface()
-		rv = reflect.ValueOf(v)
+		v = inner
 	}
 	return v
 }
 
+// isInterpretedFunc reports whether v is an interpreted func value that
+// reached compiled code as yaegi's node, not as a Go func.
 func isInterpretedFunc(v any) bool {
-	return v != nil && reflect.TypeOf(v).String() == "*interp.node"
+	return yaegiaccess.IsFuncNode(v)
 }
 
 // emitN receives a call's several results. The results of a write, (int,

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/seed43a1e1ab/gocl/kernel/internal/yaegiaccess"
 )
 
 // yaegi runs a cell's indexing, slicing and calls through package reflect,
@@ -76,10 +78,6 @@ func (e *goRuntimeError) Error() string { return e.text }
 // RuntimeError marks the error as a run-time panic (runtime.Error).
 func (e *goRuntimeError) RuntimeError() {}
 
-// yaegiErrorType is the type of yaegi's run-time errors that carry a
-// position (interp.cfgError, unexported).
-const yaegiErrorType = "*interp.cfgError"
-
 // recovered is __gocl_hook.Recover: what recover returns to a cell.
 //
 // A value the cell panicked with reaches it wrapped in a reflect.Value
@@ -113,7 +111,7 @@ func recovered(r any) any {
 			return &goRuntimeError{text}
 		}
 	case error:
-		if reflect.TypeOf(v).String() == yaegiErrorType {
+		if yaegiaccess.IsRunError(v) { // yaegi's error that carries a position (interp.cfgError)
 			if text, _ := goRuntimeText(v.Error()); strings.HasPrefix(text, "interface conversion: ") {
 				return &goRuntimeError{text}
 			}

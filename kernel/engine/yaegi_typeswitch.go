@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"sync/atomic"
+
+	"github.com/seed43a1e1ab/gocl/kernel/internal/yaegiaccess"
 )
 
 // yaegi v0.16.1 never matches an interface case of a type switch on a value
@@ -244,7 +246,7 @@ func typeNil(t ast.Expr, pos token.Pos) ast.Expr {
 }
 
 // interpPath is the package of yaegi's own wrapper types.
-const interpPath = "github.com/traefik/yaegi/interp"
+const interpPath = yaegiaccess.InterpPath
 
 // isCompiledValue reports whether v's dynamic type is certainly a compiled
 // package's named type, not one that stands for a cell's type.
@@ -381,7 +383,7 @@ func isYaegiWrapper(v any) bool {
 // interp.valueInterface that yaegi uses to keep a cell type beside a value.
 func isBare(v any) bool {
 	t := reflect.TypeOf(v)
-	return t != nil && !(t.PkgPath() == interpPath && t.Name() == "valueInterface")
+	return t != nil && !yaegiaccess.IsValueInterface(t)
 }
 
 // unwrapYaegi returns the value a yaegi wrapper holds.
