@@ -56,7 +56,7 @@ const (
 // and reads is process state, not the Engine's: fds 1 and 2 are captured
 // once per process, and display, comm, the Output widgets' capture stack
 // (internal/capture) and the context that compiled code sees
-// (internal/cellctx) reach the request through package-level hooks that
+// (kernel/cellctx) reach the request through package-level hooks that
 // route to the one running request (running, below). So one process runs
 // one request at a time, whichever Engine it belongs to: several Engines in
 // a process (tests) work only one after another.
