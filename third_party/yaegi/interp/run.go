@@ -211,7 +211,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			val[0].Call(val[1:])
 		}
 		if f.recovered != nil {
-			oNode := originalExecNode(n, exec)
+			oNode := goclPanicNode(n, funcNode, exec) // gocl patch: the node that was running, by its closure (gocl_panicpos.go)
 			if oNode == nil {
 				oNode = n
 			}
@@ -220,7 +220,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
-				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
+				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(n.scope))) // gocl patch: the function's name as before, the running node's position
 			}
 			f.mutex.Unlock()
 			panic(f.recovered)
@@ -230,7 +230,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		for exec := n.exec; exec != nil; { // gocl patch: a stale run id asks resume (interrupt.go)
+		for exec = n.exec; exec != nil; { // gocl patch: a stale run id asks resume (interrupt.go); exec is the deferred func's, which finds the node that panicked (gocl_panicpos.go)
 			if f.runid() != n.interp.runid() && !n.interp.resume(f) { // gocl patch
 				break // gocl patch
 			} // gocl patch
