@@ -1956,6 +1956,7 @@ func getMethodByName(n *node) {
 	name := n.child[1].ident
 	i := n.findex
 	l := n.level
+	embedded := goclEmbeddedIfaces(n.child[0].typ, name) // gocl patch: fields embedded but not Anonymous (gocl_embediface.go)
 
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
@@ -1968,7 +1969,7 @@ func getMethodByName(n *node) {
 			}
 			for i := 0; i < val0.NumField(); i++ {
 				fld := val0.Type().Field(i)
-				if !fld.Anonymous || !fld.IsExported() {
+				if !(fld.Anonymous || embedded[i]) || !fld.IsExported() { // gocl patch
 					continue
 				}
 				if val, ok = val0.Field(i).Interface().(valueInterface); ok {
