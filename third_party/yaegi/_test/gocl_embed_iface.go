@@ -1,3 +1,4 @@
+// gocl patch: a promoted method of an interface embedded beside other struct fields is found.
 package main
 
 import "fmt"
