@@ -69,7 +69,7 @@ func writePackages(w io.Writer, paths []string) {
 		fmt.Fprintf(tw, "  %s\t%s\n", p, strings.Join(notes, "; "))
 	}
 	tw.Flush()
-	fmt.Fprint(w, "\nGeneric functions and types of the other packages (atomic.Pointer[T], sync.OnceValue, errors.AsType...)\n"+
+	fmt.Fprint(w, "\nGeneric functions and types of the other packages (atomic.Pointer[T], sync.OnceValue, rand.N...)\n"+
 		"are compiled code, which the interpreter cannot instantiate: the import works, those names do not.\n")
 	fmt.Fprint(w, "\nLimits of generic calls (yaegi's generics), with what to do instead:\n\n")
 	for _, l := range catalog.GenericLimits {

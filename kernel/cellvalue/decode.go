@@ -147,7 +147,7 @@ func (d *decoder) typeFor(t *Type, rt reflect.Type) (reflect.Type, error) {
 	var err error
 	switch st.Kind {
 	case Interface:
-		if s := typeString(val{t: t}); s != "interface {}" && s != "any" {
+		if s := typeString(val{t: t}); !isEmptyInterface(s) {
 			return nil, errors.New("cellvalue: decoding JSON into a value of interface type " + s + " is not supported: decode into a concrete type")
 		}
 		mt = anyType
@@ -526,4 +526,12 @@ func jsonName(f Field) string {
 		return name
 	}
 	return f.Name
+}
+
+// isEmptyInterface reports whether s spells the empty interface: "any",
+// reflect's "interface {}" or go/types' "interface{}" (issue 24: that last
+// spelling was refused, so json.Unmarshal into map[string]interface{}
+// failed in every session that declared a type).
+func isEmptyInterface(s string) bool {
+	return s == "any" || strings.ReplaceAll(s, " ", "") == "interface{}"
 }

@@ -204,6 +204,9 @@ func (e *Engine) locateTop(cur string, err *CellError, pos token.Pos) *CellError
 	p := e.in.FileSet().Position(pos)
 	file := strings.TrimSuffix(p.Filename, "/_.go")
 	loc := e.where(cur, file, p.Line, p.Column, "")
+	if file, line, col, ok := e.mainPanicPos(cur); ok { // yaegi_panicpos.go
+		loc = e.where(cur, file, line, col, "")
+	}
 	tb := append([]string{err.Traceback[0]}, loc...)
 	err.Traceback = append(tb, err.Traceback[1:]...)
 	return err

@@ -105,6 +105,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		}
 		ps = append(ps, p)
 	}
+	e.rewriteAsType(ps) // yaegi_astype.go
 	if name != "gocl" {
 		if err := e.checkLost(name, ps); err != nil { // replay.go
 			return Result{Err: err}

@@ -222,6 +222,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		}
 	}
 
+	inferred := map[string]*itype{} // gocl patch: by type parameter, first occurrence (gocl_infer.go)
 	var inferTypes func(*itype, *itype) ([]*itype, error)
 	inferTypes = func(param, input *itype) ([]*itype, error) {
 		switch param.cat {
@@ -276,10 +277,12 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 
 		case nilT:
 			if paramTypes[param.name] != nil {
+				goclInferred(inferred, param.name, input) // gocl patch
 				return []*itype{input}, nil
 			}
 
 		case genericT:
+			goclInferred(inferred, param.name, input) // gocl patch
 			return []*itype{input}, nil
 		}
 		return nil, nil
@@ -298,7 +301,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		types = append(types, lt...)
 	}
 
-	return types, nil
+	return goclInferredOrder(ftn, inferred, types), nil // gocl patch: one type per type parameter, in their order
 }
 
 func checkConstraint(it, ct *itype) error {

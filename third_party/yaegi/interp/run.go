@@ -211,7 +211,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			val[0].Call(val[1:])
 		}
 		if f.recovered != nil {
-			oNode := originalExecNode(n, exec)
+			oNode := goclPanicNode(n, funcNode, exec) // gocl patch: the node that was running, by its closure (gocl_panicpos.go)
 			if oNode == nil {
 				oNode = n
 			}
@@ -220,7 +220,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
-				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
+				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(n.scope))) // gocl patch: the function's name as before, the running node's position
 			}
 			f.mutex.Unlock()
 			panic(f.recovered)
@@ -230,7 +230,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		for exec := n.exec; exec != nil; { // gocl patch: a stale run id asks resume (interrupt.go)
+		for exec = n.exec; exec != nil; { // gocl patch: a stale run id asks resume (interrupt.go); exec is the deferred func's, which finds the node that panicked (gocl_panicpos.go)
 			if f.runid() != n.interp.runid() && !n.interp.resume(f) { // gocl patch
 				break // gocl patch
 			} // gocl patch
@@ -1958,6 +1958,7 @@ func getMethodByName(n *node) {
 	name := n.child[1].ident
 	i := n.findex
 	l := n.level
+	embedded := goclEmbeddedIfaces(n.child[0].typ, name) // gocl patch: fields embedded but not Anonymous (gocl_embediface.go)
 
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
@@ -1970,7 +1971,7 @@ func getMethodByName(n *node) {
 			}
 			for i := 0; i < val0.NumField(); i++ {
 				fld := val0.Type().Field(i)
-				if !fld.Anonymous || !fld.IsExported() {
+				if !(fld.Anonymous || embedded[i]) || !fld.IsExported() { // gocl patch
 					continue
 				}
 				if val, ok = val0.Field(i).Interface().(valueInterface); ok {

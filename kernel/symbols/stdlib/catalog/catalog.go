@@ -44,7 +44,7 @@ var Notes = map[string]string{
 		"of generic calls",
 	"cmp":         "cmp.Or takes two values or more, without a ... spread; see the limits of generic calls",
 	"iter":        "iter.Pull and iter.Pull2 need the runtime's coroutines: they panic saying so; collect with slices.Collect",
-	"errors":      "errors.AsType is generic and compiled: use errors.As(err, &target)",
+	"errors":      "errors.AsType[E](err) is generic and compiled: each call is rewritten to errors.As(err, &target) with a fresh target",
 	"sync":        "the generic OnceValue and OnceValues are compiled: use sync.Once or sync.OnceFunc",
 	"sync/atomic": "the generic atomic.Pointer[T] is compiled: use atomic.Value, or a mutex",
 	"reflect": "the generic TypeFor and TypeAssert are compiled: use reflect.TypeOf((*T)(nil)).Elem(); reflect sees " +
