@@ -203,9 +203,9 @@ func (interp *Interpreter) Debug(ctx context.Context, prog *Program, events func
 	}, nil)
 
 	go func() {
-		defer func() { interp.debugger = nil }()
-		defer events(&DebugEvent{reason: DebugTerminate})
-		defer dbg.cancel()
+		defer dbg.cancel()                                // gocl patch: last, so Wait returns once the interpreter is detached
+		defer events(&DebugEvent{reason: DebugTerminate}) // gocl patch: before the cancel
+		defer func() { interp.debugger = nil }()          // gocl patch: first, before Wait returns
 
 		<-mainG.resume
 		dbg.events(&DebugEvent{dbg, DebugEnterGoRoutine, interp.frame})
