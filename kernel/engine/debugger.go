@@ -66,11 +66,11 @@ type debugState struct {
 	progs   map[string][]*interp.Program // cell name -> its chunks' programs
 	bps     map[string][]int             // source path -> verified breakpoint lines
 
-	dbg     *interp.Debugger             // the chunk running under the debugger, if any
-	stopped map[int]*interp.DebugEvent   // goroutine -> where it stopped
-	steps   map[int]stepFrom             // goroutine -> where its last step began
-	frames  map[int]*interp.DebugFrame   // frameId -> frame, while stopped
-	refs    map[int]varRef               // variablesReference -> what it expands
+	dbg     *interp.Debugger           // the chunk running under the debugger, if any
+	stopped map[int]*interp.DebugEvent // goroutine -> where it stopped
+	steps   map[int]stepFrom           // goroutine -> where its last step began
+	frames  map[int]*interp.DebugFrame // frameId -> frame, while stopped
+	refs    map[int]varRef             // variablesReference -> what it expands
 	nextRef int
 }
 
