@@ -203,6 +203,9 @@ class DebuggerTest(unittest.TestCase):
         reply = self.s.kc.get_shell_msg(timeout=TIMEOUT)["content"]
         self.assertTrue(reply["debugger"])
         self.assertIn("debugger", reply["supported_features"])
+        # JupyterLab enables its debugger only for a kernelspec whose metadata says so.
+        with open(os.path.join(share, "kernels", "gocl", "kernel.json")) as f:
+            self.assertTrue(json.load(f)["metadata"]["debugger"])
 
     def test_flow_matches_ipykernel(self):
         go = flow(self, self.s, GO)
@@ -313,6 +316,59 @@ class DebuggerTest(unittest.TestCase):
         self.assertEqual(info["stoppedThreads"], [])
         s.ok("setBreakpoints", {"breakpoints": [], "source": {"path": path}})
         self.assertEqual(s.run("fmt.Println(2)")["status"], "ok")
+
+
+    def test_cl_objects_in_the_variables_panel(self):
+        s = self.s
+        s.ok("initialize", {"clientID": "test"})
+        s.ok("attach")
+        s.run("ctx := cl.CreateSomeContext()\nq := cl.NewQueue(ctx, cl.Profiling)")
+        code = ("xs := make([]float32, 256)\nbuf := cl.NewBufferSize(ctx, cl.ReadWrite, 4*len(xs))\n"
+                "ev := cl.EnqueueCopy(q, buf, xs)\nev.Wait()\npin := cl.NewPinnedHost(q, 4096)\n"
+                "fmt.Println(buf.Size(), pin.Size())")
+        path = s.ok("dumpCell", {"code": code})["sourcePath"]
+        s.ok("setBreakpoints", {"breakpoints": [{"line": 6}], "source": {"path": path}})
+        msg_id = s.kc.execute(code)
+        thread = s.event("stopped")["threadId"]
+        top, _ = s.top(thread)
+        self.assertEqual(top["line"], 6)
+        glob = s.scope_vars(top["id"], "Globals")
+
+        def kids(name):
+            ref = glob[name]["variablesReference"]
+            self.assertGreater(ref, 0, f"{name} expands")
+            return {v["name"]: v["value"] for v in s.ok("variables", {"variablesReference": ref})["variables"]}
+
+        b = kids("buf")
+        self.assertEqual(b["size"], "1024 bytes")
+        self.assertIn("ReadWrite", b["flags"])
+        self.assertTrue(b["device"])
+        e = kids("ev")
+        self.assertEqual(e["status"], "complete")
+        self.assertIn("device time", e)
+        self.assertIn("host blocked", e)
+        p = kids("pin")
+        self.assertEqual((p["size"], p["state"]), ("4096 bytes", "open"))
+        rich = s.ok("richInspectVariables", {"variableName": "ev", "frameId": top["id"]})
+        self.assertIn("text/html", rich["data"], "an event's card, as the notebook shows it")
+        s.ok("continue", {"threadId": thread})
+        self.assertEqual(s.execute_reply(msg_id)["status"], "ok")
+
+    def test_pause_a_running_cell(self):
+        s = self.s
+        s.ok("initialize", {"clientID": "test"})
+        s.ok("attach")
+        s.ok("configurationDone")
+        code = "n := 0\nfor i := 0; i < 2000000000; i++ {\n\tn += i\n}\nfmt.Println(n)"
+        msg_id = s.kc.execute(code)
+        import time
+        time.sleep(1)
+        s.ok("pause", {"threadId": 1})
+        self.assertEqual(s.event("stopped")["reason"], "pause")
+        top, _ = s.top(1)
+        self.assertIn(top["line"], (2, 3))
+        self.s.km.interrupt_kernel()
+        self.assertEqual(s.execute_reply(msg_id)["status"], "error")
 
 
 if __name__ == "__main__":

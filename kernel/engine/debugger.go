@@ -78,6 +78,7 @@ type debugState struct {
 // call depth, as a user steps lines, not yaegi's nodes.
 type stepFrom struct {
 	reason interp.DebugEventReason
+	report string // the stop's reason when not "step" (a pause that steps to a line)
 	file   string
 	line   int
 	depth  int
@@ -195,14 +196,24 @@ func (d *debugState) onEvent(ev *interp.DebugEvent) {
 		return
 	}
 	file, line, depth := d.where(ev)
+	if reason == "pause" && (line == 0 || !d.isCell(file)) {
+		// Paused between statements: step to the next line of a cell.
+		d.steps[g] = stepFrom{reason: interp.DebugStepInto, report: "pause", line: -1}
+		d.mu.Unlock()
+		go d.resume(dbg, g, interp.DebugStepInto)
+		return
+	}
 	if from, ok := d.steps[g]; ok && reason == "step" {
 		// yaegi stops at every node; a user steps lines. Go on while the
 		// step is still on the line (and call depth) where it began, or
 		// in code that is no cell's (gocl's own helpers).
-		if (file == from.file && line == from.line && depth == from.depth) || !d.isCell(file) {
+		if (file == from.file && line == from.line && depth == from.depth) || line == 0 || !d.isCell(file) {
 			d.mu.Unlock()
 			go d.resume(dbg, g, from.reason)
 			return
+		}
+		if from.report != "" {
+			reason = from.report
 		}
 	}
 	delete(d.steps, g)

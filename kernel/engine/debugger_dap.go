@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 )
 
 // dapRequest is a DAP request as Jupyter's debug_request carries it.
@@ -225,7 +227,8 @@ func (d *debugState) setBreakpoints(args json.RawMessage) (any, error) {
 	code, known := d.codeAt(a.Source.Path)
 	d.mu.Unlock()
 	var breakable []int
-	if known {
+	isCompiled := known && compiled.IsCompiled(code)
+	if known && !isCompiled {
 		breakable = breakableLines(code)
 	}
 	out := []map[string]any{}
@@ -235,6 +238,8 @@ func (d *debugState) setBreakpoints(args json.RawMessage) (any, error) {
 		switch at, ok := nextBreakable(breakable, l); {
 		case !known:
 			bp["message"] = "gocl does not know this source: dump the cell (dumpCell) first"
+		case isCompiled:
+			bp["message"] = "a //gocl:compile cell runs as compiled Go: the debugger steps over its calls and cannot stop inside it"
 		case !ok:
 			bp["message"] = "no Go statement at or after this line of the cell"
 		default:

@@ -189,3 +189,17 @@ func TestDebuggerOutputWhileStarted(t *testing.T) {
 		t.Fatalf("output %q", r.text("stdout"))
 	}
 }
+
+func TestDebuggerRefusesBreakpointsInCompiledCells(t *testing.T) {
+	e := newEngine(t)
+	d := newDAP(t, e)
+	d.ok("initialize", nil)
+	code := "//gocl:compile\nfunc Twice(x int) int {\n\treturn 2 * x\n}"
+	path := d.ok("dumpCell", map[string]any{"code": code})["sourcePath"].(string)
+	bps := d.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": path},
+		"breakpoints": []any{map[string]any{"line": 3}}})["breakpoints"].([]any)
+	bp := bps[0].(map[string]any)
+	if bp["verified"] != false || !strings.Contains(bp["message"].(string), "compiled") {
+		t.Fatalf("a breakpoint in a compiled cell: %v", bp)
+	}
+}
