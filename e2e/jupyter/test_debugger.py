@@ -17,7 +17,7 @@ import goclenv
 share = goclenv.setup()
 from jupyter_client.manager import KernelManager  # noqa: E402  (after JUPYTER_PATH is set)
 
-TIMEOUT = 60
+TIMEOUT = int(os.environ.get("GOCL_DEBUG_TIMEOUT", "60"))
 VENV_PYTHON = "/opt/gocl/venv/bin/python"
 
 
