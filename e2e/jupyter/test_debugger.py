@@ -10,6 +10,7 @@ compared rather than guessed.
 """
 import json
 import os
+import signal
 import unittest
 
 import goclenv
@@ -369,6 +370,50 @@ class DebuggerTest(unittest.TestCase):
         self.assertIn(top["line"], (2, 3))
         self.s.km.interrupt_kernel()
         self.assertEqual(s.execute_reply(msg_id)["status"], "error")
+
+
+    def test_engine_crash_while_stopped(self):
+        s = self.s
+        s.ok("initialize", {"clientID": "test"})
+        s.ok("attach")
+        code = "a := 40\nb := a + 2\nfmt.Println(b)"
+        path = s.ok("dumpCell", {"code": code})["sourcePath"]
+        s.ok("setBreakpoints", {"breakpoints": [{"line": 2}], "source": {"path": path}})
+        msg_id = s.kc.execute(code)
+        s.event("stopped")
+        engines = engine_pids(s.km.provisioner.pid)
+        self.assertEqual(len(engines), 1, engines)
+        os.kill(engines[0], signal.SIGKILL)
+        reply = s.execute_reply(msg_id)
+        self.assertEqual(reply["status"], "error")
+        s.event("continued")
+        info = s.ok("debugInfo")
+        self.assertTrue(info["isStarted"], "the fresh engine's debugger is started again")
+        self.assertEqual(info["stoppedThreads"], [])
+        self.assertIn(path, [b["source"] for b in info["breakpoints"]])
+        msg_id = s.kc.execute(code)
+        thread = s.event("stopped")["threadId"]
+        self.assertEqual(s.top(thread)[0]["line"], 2)
+        s.ok("continue", {"threadId": thread})
+        self.assertEqual(s.execute_reply(msg_id)["status"], "ok")
+
+
+def engine_pids(kernel_pid):
+    """The live `gocl engine` processes whose parent is kernel_pid."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if fields[0] != "Z" and fields[1] == str(kernel_pid) and b"engine" in cmd:
+            out.append(int(d))
+    return out
 
 
 if __name__ == "__main__":

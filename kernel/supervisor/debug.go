@@ -129,6 +129,10 @@ func (s *Supervisor) replayDebug(p *proc) {
 	if started == nil {
 		return
 	}
+	// Whatever was stopped died with the old engine: the front end drops
+	// its stopped state.
+	s.debugEvent(enginewire.Event{Kind: enginewire.EvDebug,
+		Body: json.RawMessage(`{"seq":0,"type":"event","event":"continued","body":{"threadId":1,"allThreadsContinued":true}}`)})
 	ctx := context.Background()
 	for _, r := range append([]json.RawMessage{started}, bps...) {
 		if _, err := debugCall(ctx, p, r); err != nil && s.cfg.Log != nil {
