@@ -397,6 +397,24 @@ class DebuggerTest(unittest.TestCase):
         s.ok("continue", {"threadId": thread})
         self.assertEqual(s.execute_reply(msg_id)["status"], "ok")
 
+    def test_restart_while_stopped(self):
+        s = self.s
+        s.ok("initialize", {"clientID": "test"})
+        s.ok("attach")
+        code = "a := 40\nb := a + 2\nfmt.Println(b)"
+        path = s.ok("dumpCell", {"code": code})["sourcePath"]
+        s.ok("setBreakpoints", {"breakpoints": [{"line": 2}], "source": {"path": path}})
+        s.kc.execute(code)
+        s.event("stopped")
+        s.km.restart_kernel(now=False)
+        s.kc.wait_for_ready(timeout=TIMEOUT)
+        # A fresh kernel, as after ipykernel's restart: JupyterLab asks
+        # debugInfo and starts the debugger again itself.
+        info = s.ok("debugInfo")
+        self.assertFalse(info["isStarted"])
+        self.assertEqual(info["stoppedThreads"], [])
+        self.assertEqual(s.run("fmt.Println(1)")["status"], "ok")
+
 
 def engine_pids(kernel_pid):
     """The live `gocl engine` processes whose parent is kernel_pid."""
