@@ -270,7 +270,7 @@ func (dbg *Debugger) enterCall(nFunc, nCall *node, f *frame) {
 	if f.anc == nil || f.anc.debug == nil { // gocl patch: a func value made before the debugger started
 		f.debug.g = dbg.interp.frame.debug.g // gocl patch
 	} else { // gocl patch
-		f.debug.g = f.anc.debug.g
+		f.debug.g = f.anc.debug.g // gocl patch
 	} // gocl patch
 	f.debug.scope = nFunc.scope
 
