@@ -54,6 +54,11 @@ func (d *debugState) variables(args json.RawMessage) (any, error) {
 	switch {
 	case r.frame != nil:
 		vals = frameLocals(r.frame)
+		if n := r.frame.Name(); n == "main" || n == "<init>" {
+			// A cell's top level: its names are the session's globals,
+			// as a Python cell's locals are its module's globals.
+			vals = append(vals, d.globalValues()...)
+		}
 	case r.globals:
 		vals = d.globalValues()
 	default:
