@@ -34,7 +34,7 @@ func NewSpec(binary string) Spec {
 		DisplayName:   "Go (gocl)",
 		Language:      "go",
 		InterruptMode: "message",
-		Metadata:      map[string]any{"debugger": false},
+		Metadata:      map[string]any{"debugger": true}, // JupyterLab enables its debugger only for a kernelspec that says so
 	}
 }
 

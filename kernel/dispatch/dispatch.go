@@ -103,6 +103,7 @@ func New(cfg Config) (*Kernel, error) {
 	}
 	k := &Kernel{cfg: cfg, t: cfg.Transport, log: log, eng: eng, done: make(chan struct{}),
 		replies: make(chan *wire.Message, 1)}
+	k.wireDebugEvents(eng) // debug.go
 	return k, nil
 }
 
@@ -240,6 +241,8 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 		k.commInfo(ch, m)
 	case "comm_open", "comm_msg", "comm_close":
 		k.comm(ctx, m)
+	case "debug_request":
+		k.debug(ctx, ch, m) // debug.go
 	case "interrupt_request":
 		k.Interrupt()
 		k.reply(ch, m, "interrupt_reply", map[string]any{"status": "ok"})
@@ -293,8 +296,9 @@ func (k *Kernel) kernelInfo() map[string]any {
 			"codemirror_mode":    "go",
 			"nbconvert_exporter": "script",
 		},
-		"banner":   info.Banner,
-		"debugger": false,
+		"banner":             info.Banner,
+		"debugger":           k.canDebug(), // debug.go
+		"supported_features": k.supportedFeatures(),
 		"help_links": []map[string]string{
 			{"text": "Go documentation", "url": "https://go.dev/doc/"},
 			{"text": "Go standard library", "url": "https://pkg.go.dev/std"},
@@ -334,6 +338,7 @@ func (k *Kernel) restart() error {
 	if err != nil {
 		return err
 	}
+	k.wireDebugEvents(eng) // debug.go
 	k.mu.Lock()
 	old := k.eng
 	k.eng = eng

@@ -103,6 +103,7 @@ func New(conn *enginewire.Conn, eng Engine, exit func(int)) *Host {
 			return enginewire.CommInfoReply{Comms: c.CommInfo(b.Target)}, nil
 		}
 	}
+	h.addDebugger() // debug.go
 	return h
 }
 
@@ -218,6 +219,9 @@ func (h *Host) execute(ctx context.Context, c *Call) (any, error) {
 		}
 	}
 	engine.RenewStdio() // a cell that closed os.Stdout gets a fresh one next
+	if d, ok := h.eng.(Debugger); ok {
+		d.DebugCellSource(b.Code) // debug.go: the debugger maps the cell to JupyterLab's path
+	}
 	res := h.eng.Execute(ctx, b.Code, sink)
 	reply := enginewire.ExecuteReply{Result: res}
 	if d, ok := h.eng.(Declarer); ok {

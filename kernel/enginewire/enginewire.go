@@ -34,6 +34,7 @@ const (
 	OpCommInfo   = "comm_info"   // CommInfoBody -> CommInfoReply
 	OpShutdown   = "shutdown"    // no body -> no body; the engine process exits after EvDone
 	OpBlocked    = "blocked"     // no body -> BlockedReply: is an interrupted statement still stuck?
+	OpDebug      = "debug"       // a DAP request (debug_request's content) -> a DAP response (debug_reply's)
 
 	// Notifications: no EvDone.
 	OpInterrupt  = "interrupt"   // TargetBody: cancel the request Target
@@ -50,6 +51,7 @@ const (
 	EvDone    = "done"    // the request's answer
 	EvPong    = "pong"    // the answer to OpPing
 	EvComm    = "comm"    // comm.Message from the kernel side (a widget); may come after its request's EvDone
+	EvDebug   = "debug"   // a DAP event (debug_event's content), ID 0: the debugger stopped, continued...
 )
 
 // Request is one message from the kernel to the engine.

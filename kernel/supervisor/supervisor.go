@@ -73,11 +73,12 @@ type Supervisor struct {
 	starting  chan struct{} // closed when a replacement engine is up
 	startErr  error
 	closed    bool
-	running   bool     // an Execute is in progress
-	blocked   bool     // the engine reports a stuck interrupted statement
-	press     press    // the last interrupt that had a statement to stop (interrupt.go)
-	note      string   // printed on the stderr of the next cell
-	lastComm  commSink // the last sink that carried comm messages
+	running   bool       // an Execute is in progress
+	blocked   bool       // the engine reports a stuck interrupted statement
+	press     press      // the last interrupt that had a statement to stop (interrupt.go)
+	note      string     // printed on the stderr of the next cell
+	lastComm  commSink   // the last sink that carried comm messages
+	debug     debugState // JupyterLab's debugger, across engines (debug.go)
 	// records are what the cells that ran declared, in order (decls.go);
 	// failed the records a replay could not make, by recordKey; lastCell
 	// the highest engine cell number seen.
@@ -123,6 +124,9 @@ func (s *Supervisor) start() (*proc, error) {
 		func(ev enginewire.Event) {
 			if ev.Kind == enginewire.EvComm {
 				s.comm(ev) // sent after its request ended
+			}
+			if ev.Kind == enginewire.EvDebug {
+				s.debugEvent(ev) // debug.go
 			}
 		})
 	if err != nil {
@@ -249,6 +253,9 @@ func (s *Supervisor) restartInto(starting chan struct{}, old *proc, why string) 
 			} else {
 				note = replayNote(failed)
 			}
+		}
+		if err == nil {
+			s.replayDebug(p) // debug.go: the fresh engine keeps the debugger's breakpoints
 		}
 		s.mu.Lock()
 		if s.closed && p != nil {

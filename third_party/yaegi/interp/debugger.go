@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"sync"
+	"sync/atomic" // gocl patch: debugRoutine.running
 )
 
 var (
@@ -45,7 +46,7 @@ type debugRoutine struct {
 	id int
 
 	mode    DebugEventReason
-	running bool
+	running atomic.Bool // gocl patch: Step reads it on another goroutine than exec writes it
 	resume  chan struct{}
 
 	fDepth int
@@ -203,9 +204,9 @@ func (interp *Interpreter) Debug(ctx context.Context, prog *Program, events func
 	}, nil)
 
 	go func() {
-		defer func() { interp.debugger = nil }()
-		defer events(&DebugEvent{reason: DebugTerminate})
-		defer dbg.cancel()
+		defer dbg.cancel()                                // gocl patch: last, so Wait returns once the interpreter is detached
+		defer events(&DebugEvent{reason: DebugTerminate}) // gocl patch: before the cancel
+		defer func() { interp.debugger = nil }()          // gocl patch: first, before Wait returns
 
 		<-mainG.resume
 		dbg.events(&DebugEvent{dbg, DebugEnterGoRoutine, interp.frame})
@@ -266,7 +267,11 @@ func (dbg *Debugger) enterCall(nFunc, nCall *node, f *frame) {
 	}
 
 	f.debug = new(frameDebugData)
-	f.debug.g = f.anc.debug.g
+	if f.anc == nil || f.anc.debug == nil { // gocl patch: a func value made before the debugger started
+		f.debug.g = dbg.interp.frame.debug.g // gocl patch
+	} else { // gocl patch
+		f.debug.g = f.anc.debug.g // gocl patch
+	} // gocl patch
 	f.debug.scope = nFunc.scope
 
 	switch nFunc.kind {
@@ -307,7 +312,7 @@ func (dbg *Debugger) exec(n *node, f *frame) (stop bool) {
 	}
 
 	g := f.debug.g
-	defer func() { g.running = true }()
+	defer func() { g.running.Store(true) }() // gocl patch: atomic
 
 	e := &DebugEvent{dbg, g.mode, f}
 	switch {
@@ -333,7 +338,7 @@ func (dbg *Debugger) exec(n *node, f *frame) (stop bool) {
 	}
 	dbg.events(e)
 
-	g.running = false
+	g.running.Store(false) // gocl patch: atomic
 	select {
 	case <-g.resume:
 		return false
@@ -383,7 +388,7 @@ func (dbg *Debugger) Step(id int, reason DebugEventReason) error {
 		return ErrNotLive
 	}
 
-	if g.running {
+	if g.running.Load() { // gocl patch: atomic
 		return ErrRunning
 	}
 
