@@ -97,5 +97,15 @@ func describe(ch *Checked, c Cell) string {
 		})
 	}
 	sort.Strings(nodes)
+	// The names defined anywhere: the engine scans them (a session that
+	// defines len gets no bounds checks).
+	var defs []string
+	for id := range ch.Info.Defs {
+		if !strings.HasPrefix(id.Name, CheckFunc) { // the cell's function: a name of its own in the cached check
+			defs = append(defs, id.Name)
+		}
+	}
+	sort.Strings(defs)
+	lines = append(lines, "defs: "+strings.Join(defs, " "))
 	return strings.Join(append(lines, nodes...), "\n")
 }
