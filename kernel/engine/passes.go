@@ -68,18 +68,18 @@ var passCrossings = pass{
 	userOnly: true,
 	needed: func(c *cellRun) bool {
 		e, ps := c.e, c.ps
-		c.cross2.eq = hasIfaceCompare(ps, c.kinds) // yaegi_ifaceeq.go
-		c.cross2.box = mayConvert(ps) && (len(valueMethodStructs(c.methods, c.kinds)) > 0 || e.hasNamedBasic(ps, c.methods) ||
+		c.extra.eq = hasIfaceCompare(ps, c.kinds) // yaegi_ifaceeq.go
+		c.extra.box = mayConvert(ps) && (len(valueMethodStructs(c.methods, c.kinds)) > 0 || e.hasNamedBasic(ps, c.methods) ||
 			len(valueMethodTypes(c.methods, c.kinds, cellOther)) > 0) // yaegi_valerr.go, yaegi_namedvalue.go
 		// A type switch with an interface case matches a cell's value by
 		// its type's method set, which the descriptors record.
-		c.cross2.types = e.hasIfaceSwitch(ps)
-		return e.needsCrossing(ps, c.cross) || c.cross2.eq || c.cross2.box || c.cross2.types
+		c.extra.types = e.hasIfaceSwitch(ps)
+		return e.needsCrossing(ps, c.cross) || c.extra.eq || c.extra.box || c.extra.types
 	},
 	run: func(c *cellRun) *CellError {
 		e := c.e
-		c.checked.ProbeAll = c.cross2.types
-		more := crossExtras{compares: c.cross2.eq, boxValues: c.cross2.box, qualify: e.qualifier(c.cross)}
+		c.checked.ProbeAll = c.extra.types
+		more := crossExtras{compares: c.extra.eq, boxValues: c.extra.box, qualify: e.qualifier(c.cross)}
 		src := e.rewriteCrossings(c.ps, c.checked, more)
 		if src == "" {
 			return nil

@@ -83,7 +83,7 @@ type cellRun struct {
 	kinds   map[string]string             // the cells' types' kinds, by name
 	later   map[string]bool               // names used before the statement that declares them
 	checked *celltypes.Checked            // the type check, when a needed pass reads types
-	cross2  struct{ eq, box, types bool } // what the crossings pass rewrites besides crossings
+	extra   struct{ eq, box, types bool } // what the crossings pass rewrites besides crossings (crossExtras)
 
 	helpers *parsed // the crossings' method helpers; after insert-helpers, the chunk that holds them
 
