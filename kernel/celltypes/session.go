@@ -37,6 +37,8 @@ type Session struct {
 	imp     types.Importer
 	imports map[string]string // the name cells use -> import path
 	decls   map[string]*decl  // package-level declarations by name; methods as "T.M"
+	version int               // counts the changes of decls and imports
+	cache   *checkedSession   // the declarations checked once, for the cells that can use them (cache.go)
 }
 
 // decl is one declaration kept by the session: its source, parsed once.
@@ -100,27 +102,17 @@ type Checked struct {
 
 // Check type-checks c against what earlier committed cells declared.
 func (s *Session) Check(c Cell) *Checked {
+	if ch := s.checkCached(c); ch != nil {
+		return ch
+	}
+	return s.checkFull(c)
+}
+
+// checkFull checks c with the session's declarations, all from source.
+func (s *Session) checkFull(c Cell) *Checked {
 	own := declaredNames(c)
 	pkg := types.NewPackage("main", "main")
-	var sessionDecls []ast.Decl
-	seen := map[*decl]bool{}
-	for _, k := range sortedKeys(s.decls) {
-		d := s.decls[k]
-		if seen[d] || overlaps(d.names, own) {
-			continue
-		}
-		seen[d] = true
-		if n := d.parse(s.fset); n != nil {
-			if fd, ok := n.(*ast.FuncDecl); ok && fd.Body != nil {
-				// Earlier cells' function bodies were checked with their
-				// cell: only their signatures matter now.
-				bare := *fd
-				bare.Body = nil
-				n = &bare
-			}
-			sessionDecls = append(sessionDecls, n)
-		}
-	}
+	sessionDecls := s.sessionDecls(own)
 	// The cell's own functions may use what its statements declare (they
 	// are the session's variables, as in later cells): those are declared
 	// at package level too, as the statements' own `var` declarations
@@ -162,29 +154,36 @@ func (s *Session) Check(c Cell) *Checked {
 			Body: &ast.BlockStmt{List: c.Stmts},
 		})),
 	}
-	ch := &Checked{
-		Info: &types.Info{
-			Types:      map[ast.Expr]types.TypeAndValue{},
-			Defs:       map[*ast.Ident]types.Object{},
-			Uses:       map[*ast.Ident]types.Object{},
-			Selections: map[*ast.SelectorExpr]*types.Selection{},
-			Instances:  map[*ast.Ident]types.Instance{},
-		},
-		Pkg: pkg,
-	}
-	conf := types.Config{
-		Importer: s.imp,
-		Error: func(err error) {
-			if te, ok := err.(types.Error); ok && strings.Contains(te.Msg, "missing function body") {
-				return // the session's bodiless functions (above)
-			}
-			ch.Errors = append(ch.Errors, err)
-		},
-		DisableUnusedImportCheck: true,
-		FakeImportC:              true,
-	}
-	_ = types.NewChecker(&conf, s.fset, pkg, ch.Info).Files(files)
+	ch := &Checked{Info: newInfo(), Pkg: pkg}
+	conf := s.config(func(err error) { ch.Errors = append(ch.Errors, err) })
+	_ = types.NewChecker(conf, s.fset, pkg, ch.Info).Files(files)
 	return ch
+}
+
+// sessionDecls are the session's declarations but those that declare a
+// name of own, in the order of their names, the functions without their
+// bodies.
+func (s *Session) sessionDecls(own map[string]bool) []ast.Decl {
+	var sessionDecls []ast.Decl
+	seen := map[*decl]bool{}
+	for _, k := range sortedKeys(s.decls) {
+		d := s.decls[k]
+		if seen[d] || overlaps(d.names, own) {
+			continue
+		}
+		seen[d] = true
+		if n := d.parse(s.fset); n != nil {
+			if fd, ok := n.(*ast.FuncDecl); ok && fd.Body != nil {
+				// Earlier cells' function bodies were checked with their
+				// cell: only their signatures matter now.
+				bare := *fd
+				bare.Body = nil
+				n = &bare
+			}
+			sessionDecls = append(sessionDecls, n)
+		}
+	}
+	return sessionDecls
 }
 
 // Commit records what a cell declared, once it ran: later cells see its
@@ -193,6 +192,9 @@ func (s *Session) Check(c Cell) *Checked {
 // parsed when a later check needs them.
 func (s *Session) Commit(c Cell) {
 	for n, p := range c.Imports {
+		if q, ok := s.imports[n]; !ok || q != p {
+			s.version++
+		}
 		s.imports[n] = p
 	}
 	for i, d := range c.Decls {
@@ -246,6 +248,11 @@ func (s *Session) keep(text string, names []string) {
 			return
 		}
 		kept.names = declNames(kept.node)
+	}
+	for _, n := range kept.names {
+		if old := s.decls[n]; old == nil || old.text != text || strings.Join(old.names, ",") != strings.Join(kept.names, ",") {
+			s.version++
+		}
 	}
 	for _, n := range kept.names {
 		s.drop(n)

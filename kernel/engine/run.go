@@ -15,7 +15,6 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
-	"github.com/seed43a1e1ab/gocl/kernel/celltypes"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -105,120 +104,17 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 		}
 		ps = append(ps, p)
 	}
-	e.rewriteAsType(ps) // yaegi_astype.go
 	if name != "gocl" {
 		if err := e.checkLost(name, ps); err != nil { // replay.go
 			return Result{Err: err}
 		}
 		e.noteDeclared(name, ps)
 	}
-	var cross celltypes.Cell
-	var helpers *parsed
-	e.showType = -1
-	if name != "gocl" { // the engine's own helpers switch on types under recover
-		// First, while the cell's nodes are as parsed: values of the
-		// cells' types handed to compiled code (crossing.go).
-		cross = e.crossCell(ps)
-		needCross, needRange := e.needsCrossing(ps, cross), hasRange(ps)
-		methods := e.methodDecls(ps) // the session's and the cell's, by "T.M"
-		needMethodValue := hasMethodValue(ps, methods)
-		kinds := e.cellTypeKinds(ps)
-		needConv := hasIfaceConversion(ps, kinds) // yaegi_ifaceconv.go
-		needEq := hasIfaceCompare(ps, kinds)      // yaegi_ifaceeq.go
-		needBox := mayConvert(ps) && (len(valueMethodStructs(methods, kinds)) > 0 || e.hasNamedBasic(ps, methods) ||
-			len(valueMethodTypes(methods, kinds, cellOther)) > 0) // yaegi_valerr.go, yaegi_namedvalue.go
-		needCross = needCross || needEq || needBox
-		needBounds := hasIndexing(ps)
-		// A type switch with an interface case matches a cell's value by
-		// its type's method set, which the descriptors record.
-		needTypes := e.hasIfaceSwitch(ps)
-		needCross = needCross || needTypes
-		later := e.laterNames(ps)
-		var checked *celltypes.Checked
-		if needCross || needRange || needMethodValue || needConv || needBounds || len(later) > 0 {
-			checked = e.crossSession().Check(cross)
-			checked.ProbeAll = needTypes
-			if debugRewrite {
-				fmt.Fprintf(OriginalStderr(), "--- %s: type check: %v\n", name, checked.Errors)
-			}
-		}
-		if len(later) > 0 { // usebeforedecl.go
-			if err := e.refuseUseBeforeDecl(name, ps, &typesErrors{errs: checked.Errors, later: later}); err != nil {
-				return Result{Err: err}
-			}
-		}
-		if needMethodValue { // yaegi_methodvalue.go
-			rewriteMethodValues(ps, checked.Info, e.qualifier(cross))
-		}
-		if needRange { // yaegi_rangetyped.go
-			e.rewriteTypedRanges(ps, checked.Info, e.qualifier(cross))
-		}
-		if needCross {
-			if src := e.rewriteCrossings(ps, checked, crossExtras{compares: needEq, boxValues: needBox, qualify: e.qualifier(cross)}); src != "" {
-				h, err := e.parseChunk(name, src, chunk{kind: kindDecl, start: 0, end: len(src), line: 1, col: 1})
-				if err != nil {
-					return Result{Err: e.syntaxError(name, fmt.Errorf("gocl's method helpers: %w", err))}
-				}
-				helpers = h // inserted after the rewrites below, which are not for it
-			}
-		}
-		if needConv {
-			rewriteIfaceConversions(ps, checked.Info)
-		}
-		isIface := e.interfaceCase()
-		if err := e.refuseUntypedCases(name, ps, kinds); err != nil {
-			return Result{Err: err}
-		}
-		if err := e.refuseGenericNameClash(name, ps); err != nil {
-			return Result{Err: err}
-		}
-		if err := e.refuseCellLimits(name, ps); err != nil { // yaegi_refusals.go
-			return Result{Err: err}
-		}
-		e.rewritePkgVarAssigns(ps) // yaegi_pkgvars.go
-		isCellStruct := caseOf(kinds, cellStruct)
-		for _, p := range ps {
-			rewriteRecvConds(p.node()) // yaegi_recvcond.go
-			if n := p.node(); n != nil {
-				parenParallelValues(n)  // yaegi_parallel.go
-				joinTaglessCaseLists(n) // yaegi_caselist.go
-			}
-			if p.body != nil {
-				typeRuneConsts(p.body.List) // yaegi_runeconst.go
-				e.rewriteModern(p.body, methods)
-			} else if p.file != nil {
-				e.rewriteModern(p.file, methods)
-			}
-			if p.body != nil {
-				rewriteCellAssertions(p.body, isCellStruct)
-				rewriteTypeSwitches(p.body, isIface, isCellStruct)
-				rewriteSelects(p.body)        // yaegi_select.go
-				e.rewriteRecovers(p.body, ps) // yaegi_panics.go
-			} else if p.file != nil {
-				rewriteCellAssertions(p.file, isCellStruct)
-				rewriteTypeSwitches(p.file, isIface, isCellStruct)
-				rewriteDefers(p.file)
-				rewriteMultiVars(p.file) // yaegi_multivar.go
-				rewriteSelects(p.file)
-				e.rewriteRecovers(p.file, ps)
-			}
-		}
-		if needBounds { // yaegi_bounds.go
-			e.rewriteBounds(ps, checked.Info)
-		}
-	}
-	if helpers != nil {
-		ps, helpers = insertHelpers(ps, helpers)
-	}
-	if debugRewrite {
-		dumpRewrite(name, ps)
-	}
-	if err := e.checkTypes(name, ps); err != nil {
+	c := e.newCellRun(name, ps)
+	if err := c.runPasses(passes); err != nil { // passes.go
 		return Result{Err: err}
 	}
-	if err := e.checkDropped(name, ps); err != nil {
-		return Result{Err: err}
-	}
+	ps, helpers := c.ps, c.helpers
 
 	_, end := e.beginCellIO(ctx, sink, nil)
 	defer end()
@@ -286,8 +182,8 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 			e.recordDecls(p)
 		}
 	}
-	if name != "gocl" {
-		e.crossSession().Commit(cross)
+	if c.user() {
+		e.crossSession().Commit(c.cross)
 	}
 	return Result{Data: data}
 }
@@ -404,7 +300,7 @@ func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *Ce
 				err = interp.Panic{Value: r}
 			}
 		}()
-		_, err = e.execProgram(ctx, prog) // debugger.go: under JupyterLab's debugger once started
+		_, err = e.in.Execute(prog)
 	})
 	if testHookBeforeWait != nil {
 		testHookBeforeWait()

@@ -104,3 +104,15 @@ func asTypeLit(x ast.Expr, names map[string]bool) ast.Expr {
 	}
 	return &ast.CallExpr{Fun: lit, Lparen: call.Lparen, Rparen: call.Rparen}
 }
+
+var passAsType = pass{
+	name:    "errors-astype",
+	bug:     "yaegi cannot call a compiled generic function, so errors.AsType[E](err) (Go 1.26) was refused",
+	file:    "yaegi_astype.go",
+	early:   true,
+	changes: "calls of errors.AsType, into a func literal calling errors.As",
+	run: func(c *cellRun) *CellError {
+		c.e.rewriteAsType(c.ps)
+		return nil
+	},
+}

@@ -285,3 +285,17 @@ func (b *bounder) nextName() string {
 
 // id returns an identifier at pos.
 func id(pos token.Pos, name string) *ast.Ident { return &ast.Ident{NamePos: pos, Name: name} }
+
+var passBounds = pass{
+	name:     "bounds",
+	bug:      "index and slice panics come through reflect without Go's numbers (\"index out of range [3] with length 0\")",
+	file:     "yaegi_bounds.go",
+	reads:    needTypes | needSession,
+	changes:  "adds bounds checks before statements",
+	userOnly: true,
+	needed:   func(c *cellRun) bool { return hasIndexing(c.ps) },
+	run: func(c *cellRun) *CellError {
+		c.e.rewriteBounds(c.ps, c.checked.Info)
+		return nil
+	},
+}

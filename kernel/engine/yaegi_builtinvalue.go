@@ -91,3 +91,12 @@ func declaresName(ps []*parsed, name string) bool {
 	}
 	return found
 }
+
+var passBuiltinValues = pass{
+	name:     "builtin-values",
+	bug:      "yaegi's compiler crashes on a builtin used as a value at a cell's top level (f := println; yaegi's bltn0)",
+	file:     "yaegi_builtinvalue.go",
+	changes:  "refuses",
+	userOnly: true,
+	run:      func(c *cellRun) *CellError { return c.e.refuseBuiltinValues(c.name, c.ps) },
+}

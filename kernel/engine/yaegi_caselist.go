@@ -41,3 +41,16 @@ func joinTaglessCaseLists(n ast.Node) {
 		return true
 	})
 }
+
+var passCaseLists = pass{
+	name:     "case-lists",
+	bug:      "a tagless switch tests only the first expression of a case list",
+	file:     "yaegi_caselist.go",
+	changes:  "case lists of tagless switches, into ||",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if n := p.node(); n != nil {
+			joinTaglessCaseLists(n)
+		}
+	},
+}

@@ -304,3 +304,16 @@ func replaceOwn(body *ast.BlockStmt, f func(*ast.DeferStmt) ast.Stmt) {
 		return true
 	})
 }
+
+var passDefers = pass{
+	name:     "defers",
+	bug:      "a deferred call's function and arguments are evaluated when it runs, not at the defer statement",
+	file:     "yaegi_defer.go",
+	changes:  "the defers of a declaration chunk's functions, onto a stack of bound closures",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if p.body == nil && p.file != nil {
+			rewriteDefers(p.file)
+		}
+	},
+}

@@ -78,3 +78,12 @@ func (e *Engine) refuseGenericNameClash(name string, ps []*parsed) *CellError {
 	}
 	return nil
 }
+
+var passGenericNames = pass{
+	name:     "generic-names",
+	bug:      "instances of generic functions are cached by bare name: a cell's Reverse runs slices.Reverse's body",
+	file:     "yaegi_generic_names.go",
+	changes:  "refuses",
+	userOnly: true,
+	run:      func(c *cellRun) *CellError { return c.e.refuseGenericNameClash(c.name, c.ps) },
+}

@@ -117,3 +117,17 @@ func laterThanDecls(ps []*parsed) []*parsed {
 	}
 	return out
 }
+
+var passIfaceConversion = pass{
+	name:     "iface-conversions",
+	bug:      "an explicit conversion of a cell's value to an interface, any(S(1)), makes a bare value of the underlying type",
+	file:     "yaegi_ifaceconv.go",
+	reads:    needTypes | needSession,
+	changes:  "conversions to interface types",
+	userOnly: true,
+	needed:   func(c *cellRun) bool { return hasIfaceConversion(c.ps, c.kinds) },
+	run: func(c *cellRun) *CellError {
+		rewriteIfaceConversions(c.ps, c.checked.Info)
+		return nil
+	},
+}

@@ -63,3 +63,12 @@ func (e *Engine) refuseIterPull(name string, ps []*parsed) *CellError {
 		"which interpreted cells do not have; collect the values with slices.Collect(seq), or call seq with a func that "+
 		"handles each value", found.Pos(), nil)
 }
+
+var passIterPull = pass{
+	name:     "iter-pull",
+	bug:      "iter.Pull needs the runtime's coroutines, which interpreted code lacks: refused before the cell prints half its output",
+	file:     "yaegi_iterpull.go",
+	changes:  "refuses",
+	userOnly: true,
+	run:      func(c *cellRun) *CellError { return c.e.refuseIterPull(c.name, c.ps) },
+}

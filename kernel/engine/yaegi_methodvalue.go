@@ -171,3 +171,17 @@ func replaceExprs(n ast.Node, f func(ast.Expr) ast.Expr) {
 	}
 	visit(n)
 }
+
+var passMethodValues = pass{
+	name:     "method-values",
+	bug:      "a method value of a value receiver binds the variable, not a copy (f := d.Sound; d.name = \"Max\"; f() says Max)",
+	file:     "yaegi_methodvalue.go",
+	reads:    needTypes | needSession,
+	changes:  "method values of value receivers",
+	userOnly: true,
+	needed:   func(c *cellRun) bool { return hasMethodValue(c.ps, c.methods) },
+	run: func(c *cellRun) *CellError {
+		rewriteMethodValues(c.ps, c.checked.Info, c.e.qualifier(c.cross))
+		return nil
+	},
+}

@@ -286,3 +286,17 @@ func methodKey(f *ast.FuncDecl) string {
 	}
 	return id.Name + "." + f.Name.Name
 }
+
+var passModern = pass{
+	name:     "modern",
+	bug:      "range over an integer crashes the compiler (\"nil type\"); a method expression of a cell's type panics when called",
+	file:     "yaegi_modern.go",
+	reads:    needSession,
+	changes:  "range over integers known from the syntax, method expressions",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if n := p.node(); n != nil {
+			c.e.rewriteModern(n, c.methods)
+		}
+	},
+}

@@ -64,3 +64,16 @@ func rewriteMultiVars(f *ast.File) {
 		g.Specs = specs
 	}
 }
+
+var passMultiVars = pass{
+	name:     "multi-vars",
+	bug:      "a package-level var declared from a multi-valued call is never set for the functions compiled with it (yaegi's ret5)",
+	file:     "yaegi_multivar.go",
+	changes:  "package-level var declarations from multi-valued calls",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if p.body == nil && p.file != nil {
+			rewriteMultiVars(p.file)
+		}
+	},
+}

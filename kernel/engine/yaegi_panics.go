@@ -260,3 +260,17 @@ func boundsText(format, neg string, x int64, signed bool, y int64) error {
 	text := strings.NewReplacer("%x", xs, "%y", strconv.FormatInt(y, 10)).Replace(format)
 	return &goRuntimeError{"runtime error: " + text}
 }
+
+var passRecovers = pass{
+	name:     "recovers",
+	bug:      "run-time panics reach recover in reflect's or yaegi's words, not Go's (\"reflect: slice index out of range\")",
+	file:     "yaegi_panics.go",
+	reads:    needSession,
+	changes:  "calls of the builtin recover",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if n := p.node(); n != nil {
+			c.e.rewriteRecovers(n, c.ps)
+		}
+	},
+}

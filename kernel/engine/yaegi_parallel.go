@@ -125,3 +125,16 @@ func parenParallelValues(n ast.Node) {
 		return true
 	})
 }
+
+var passParallelValues = pass{
+	name:     "parallel-values",
+	bug:      "a parallel assignment drops a target when a string constant goes with a call or a composite literal (s, n = \"x\", len(xs))",
+	file:     "yaegi_parallel.go",
+	changes:  "parenthesizes the calls and composite literals assigned in parallel",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if n := p.node(); n != nil {
+			parenParallelValues(n)
+		}
+	},
+}

@@ -249,3 +249,16 @@ func integerOp[T int64 | uint64](op string, a, b T) (r T, ok bool) {
 	}
 	return 0, false
 }
+
+var passPkgVars = pass{
+	name:     "pkg-vars",
+	bug:      "an assignment to a compiled package's variable (os.Args = x) is ignored or does not compile",
+	file:     "yaegi_pkgvars.go",
+	reads:    needSession,
+	changes:  "assignments to compiled packages' variables",
+	userOnly: true,
+	run: func(c *cellRun) *CellError {
+		c.e.rewritePkgVarAssigns(c.ps)
+		return nil
+	},
+}

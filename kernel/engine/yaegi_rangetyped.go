@@ -306,3 +306,17 @@ func goTypeExpr(t types.Type, qualify func(*types.Package) string, pos token.Pos
 	setPos(x, pos)
 	return x, true
 }
+
+var passTypedRanges = pass{
+	name:     "typed-ranges",
+	bug:      "yaegi's compiler crashes on a range over an integer of a named type and over a function iterator (Go 1.22, 1.23)",
+	file:     "yaegi_rangetyped.go",
+	reads:    needTypes | needSession,
+	changes:  "range statements over integers and functions",
+	userOnly: true,
+	needed:   func(c *cellRun) bool { return hasRange(c.ps) },
+	run: func(c *cellRun) *CellError {
+		c.e.rewriteTypedRanges(c.ps, c.checked.Info, c.e.qualifier(c.cross))
+		return nil
+	},
+}

@@ -84,3 +84,12 @@ func loopsBack(self string, x ast.Expr, specs map[string]*ast.TypeSpec, seen map
 	}
 	return false // a struct, an interface, a qualified or generic type: yaegi builds those
 }
+
+var passRecursiveTypes = pass{
+	name:     "recursive-types",
+	bug:      "a type that reaches itself through pointer, slice, array, map, chan or func types alone (type P *P) panics yaegi with words about something else, or hangs the cell",
+	file:     "yaegi_rectypes.go",
+	changes:  "refuses",
+	userOnly: true,
+	run:      func(c *cellRun) *CellError { return c.e.refuseRecursiveTypes(c.name, c.ps) },
+}

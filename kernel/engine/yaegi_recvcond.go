@@ -36,3 +36,12 @@ func rewriteRecvConds(n ast.Node) {
 		return true
 	})
 }
+
+var passRecvConds = pass{
+	name:     "recv-conds",
+	bug:      "with a context, a waiting receive as the left operand of && or || loses its value (yaegi's chan8)",
+	file:     "yaegi_recvcond.go",
+	changes:  "receives as operands of && and ||",
+	userOnly: true,
+	chunk:    func(c *cellRun, p *parsed) { rewriteRecvConds(p.node()) },
+}

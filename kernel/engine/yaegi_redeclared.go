@@ -162,3 +162,13 @@ func (e *Engine) refusePackageName(name string, d ast.Decl, own map[string]strin
 	}
 	return nil
 }
+
+var passRedeclared = pass{
+	name:     "redeclared",
+	bug:      "none of yaegi's: a cell is parsed in chunks, so a name declared twice at its top level is seen only here (Go's \"redeclared in this block\")",
+	file:     "yaegi_redeclared.go",
+	reads:    needSession,
+	changes:  "refuses",
+	userOnly: true,
+	run:      func(c *cellRun) *CellError { return c.e.refuseRedeclared(c.name, c.ps) },
+}

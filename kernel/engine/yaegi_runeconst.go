@@ -75,3 +75,16 @@ func isRuneConst(x ast.Expr) bool {
 func runeOf(x ast.Expr) ast.Expr {
 	return &ast.CallExpr{Fun: &ast.Ident{NamePos: x.Pos(), Name: "rune"}, Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.End()}
 }
+
+var passRuneConsts = pass{
+	name:     "rune-consts",
+	bug:      "a top-level variable declared from an untyped rune constant gets type int, not rune",
+	file:     "yaegi_runeconst.go",
+	changes:  "top-level declarations from rune constants",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if p.body != nil {
+			typeRuneConsts(p.body.List)
+		}
+	},
+}

@@ -271,3 +271,16 @@ func ownBreaks(s *ast.SelectStmt) []*ast.BranchStmt {
 	}
 	return breaks
 }
+
+var passSelects = pass{
+	name:     "selects",
+	bug:      "a break in a select case leaves the enclosing loop; a goto or continue out of a select sends the compiler into endless recursion",
+	file:     "yaegi_select.go",
+	changes:  "select statements, their breaks, gotos and continues",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if n := p.node(); n != nil {
+			rewriteSelects(n)
+		}
+	},
+}

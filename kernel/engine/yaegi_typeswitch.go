@@ -521,3 +521,42 @@ func rewriteCellAssertions(n ast.Node, isCellStruct func(ast.Expr) bool) {
 		return true
 	})
 }
+
+var passUntypedCases = pass{
+	name:     "untyped-cases",
+	bug:      "a case of a cell's named basic type in a type switch cannot be told apart from its underlying type",
+	file:     "yaegi_typeswitch.go",
+	reads:    needSession,
+	changes:  "refuses",
+	userOnly: true,
+	run:      func(c *cellRun) *CellError { return c.e.refuseUntypedCases(c.name, c.ps, c.kinds) },
+}
+
+var passCellAssertions = pass{
+	name:     "cell-assertions",
+	bug:      "a type assertion to a cell's struct type of a value yaegi wrapped for compiled code fails",
+	file:     "yaegi_typeswitch.go",
+	reads:    needSession,
+	changes:  "type assertions to the cells' struct types",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if n := p.node(); n != nil {
+			rewriteCellAssertions(n, c.isCellStruct)
+		}
+	},
+}
+
+var passTypeSwitches = pass{
+	name:     "type-switches",
+	bug:      "an interface case of a type switch never matches a value of a compiled type (case error: takes the default for io.EOF)",
+	file:     "yaegi_typeswitch.go",
+	reads:    needSession,
+	after:    []string{"crossings"}, // the descriptors of the cells' types, which the matches read
+	changes:  "type switches, into expression switches",
+	userOnly: true,
+	chunk: func(c *cellRun, p *parsed) {
+		if n := p.node(); n != nil {
+			rewriteTypeSwitches(n, c.isIface, c.isCellStruct)
+		}
+	},
+}
