@@ -300,7 +300,7 @@ func (e *Engine) run(ctx context.Context, name string, prog *interp.Program) *Ce
 				err = interp.Panic{Value: r}
 			}
 		}()
-		_, err = e.in.Execute(prog)
+		_, err = e.execProgram(ctx, prog) // debugger.go: under JupyterLab's debugger once started
 	})
 	if testHookBeforeWait != nil {
 		testHookBeforeWait()
