@@ -18,6 +18,7 @@ func init() {
 		"ByteCount":             reflect.ValueOf(clapi.ByteCount),
 		"ContentUndefined":      reflect.ValueOf(&clapi.ContentUndefined).Elem(),
 		"CopyHostPtr":           reflect.ValueOf(clapi.CopyHostPtr),
+		"CopyProbes":            reflect.ValueOf(clapi.CopyProbes),
 		"CopyTime":              reflect.ValueOf(clapi.CopyTime),
 		"CreateSomeContext":     reflect.ValueOf(clapi.CreateSomeContext),
 		"CurrentRecording":      reflect.ValueOf(clapi.CurrentRecording),
