@@ -14,6 +14,11 @@ func (k *kernel) runInterrupted(code string, presses ...time.Duration) map[strin
 	k.t.Helper()
 	id := k.send(k.shell, "execute_request", map[string]any{"code": code, "silent": false, "store_history": true,
 		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true})
+	// The presses count from when the kernel says it took the cell (busy):
+	// a press that reaches the control channel before the shell request is
+	// taken is a press while idle, which stops nothing (the soak test's
+	// 0 ms presses raced the request that way).
+	k.waitBusy(id, 10*time.Second)
 	start := time.Now()
 	for _, at := range presses {
 		time.Sleep(time.Until(start.Add(at)))
@@ -29,6 +34,23 @@ func (k *kernel) runInterrupted(code string, presses ...time.Duration) map[strin
 			return decode(k.t, m)
 		}
 	}
+}
+
+// waitBusy waits until the kernel has published busy for the request id.
+func (k *kernel) waitBusy(id string, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		for _, st := range k.statuses(id) {
+			if st == "busy" {
+				return true
+			}
+		}
+		select {
+		case <-k.pubC:
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return false
 }
 
 // expectPrints runs code and fails unless it succeeds and prints want.
