@@ -17,44 +17,20 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // Message types of the comm protocol.
 const (
-	TypeOpen  = "comm_open"
-	TypeMsg   = "comm_msg"
-	TypeClose = "comm_close"
+	TypeOpen  = cellio.CommOpen
+	TypeMsg   = cellio.CommMsg
+	TypeClose = cellio.CommClose
 )
 
-// Message is one comm message, in either direction. Data and Metadata hold
-// JSON values (maps, slices, strings, float64, bool, nil); Buffers are the
-// message's binary frames.
-type Message struct {
-	Type         string // TypeOpen, TypeMsg or TypeClose
-	CommID       string
-	TargetName   string // comm_open only
-	TargetModule string // comm_open only, optional
-	Data         map[string]any
-	Metadata     map[string]any
-	Buffers      [][]byte
-}
-
-// Content returns the message's content as the messaging spec shapes it
-// (without metadata and buffers, which travel beside it).
-func (m Message) Content() map[string]any {
-	data := m.Data
-	if data == nil {
-		data = map[string]any{}
-	}
-	c := map[string]any{"comm_id": m.CommID, "data": data}
-	if m.Type == TypeOpen {
-		c["target_name"] = m.TargetName
-		if m.TargetModule != "" {
-			c["target_module"] = m.TargetModule
-		}
-	}
-	return c
-}
+// Message is one comm message, in either direction: plain data
+// (cellio.CommMessage), so it crosses a process boundary unchanged.
+type Message = cellio.CommMessage
 
 // Handler receives the messages of one open comm.
 type Handler interface {
