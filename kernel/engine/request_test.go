@@ -150,7 +150,8 @@ func TestEnginesTakeTurns(t *testing.T) {
 	a, b := newEngine(t), newEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	sa := &gatedSink{asked: make(chan struct{}), answer: make(chan string)}
+	sa := &gatedSink{asked: make(chan struct{}), answer: make(chan string, 1)}
+	defer close(sa.answer) // a's read ends (io.EOF) even when the test fails before it answers
 	aDone := make(chan Result, 1)
 	go func() {
 		aDone <- a.Execute(ctx, "var s string\nfmt.Scanln(&s)\nfmt.Println(\"a read\", s)", sa)
