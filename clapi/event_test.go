@@ -87,8 +87,8 @@ func TestWaitIsInterruptible(t *testing.T) {
 	ctx, _ := testQueue(t)
 	u := NewUserEvent(ctx)
 	c, cancel := context.WithCancel(context.Background())
-	cellctx.Set(c)
-	defer cellctx.Set(nil)
+	_, end := cellctx.Begin(c, cellctx.IO{}) // as the engine does for a cell
+	defer end()
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 	done := make(chan error, 1)
 	go func() { done <- Try(u.Wait) }()
@@ -105,7 +105,7 @@ func TestWaitIsInterruptible(t *testing.T) {
 		t.Fatal("Wait ignored the cell's cancellation")
 	}
 	u.SetComplete()
-	cellctx.Set(nil)
+	end()
 	u.Wait()
 }
 

@@ -49,8 +49,8 @@ func TestSpinningWaitIsInterruptible(t *testing.T) {
 	m := EnqueueMarker(q, WaitFor(u))
 	q.Flush()
 	c, cancel := context.WithCancel(context.Background())
-	cellctx.Set(c)
-	defer cellctx.Set(nil)
+	_, end := cellctx.Begin(c, cellctx.IO{}) // as the engine does for a cell
+	defer end()
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 	done := make(chan error, 1)
 	go func() { done <- Try(m.Wait) }()
@@ -62,7 +62,7 @@ func TestSpinningWaitIsInterruptible(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a spinning Wait ignored the cell's cancellation")
 	}
-	cellctx.Set(nil)
+	end()
 	u.SetComplete()
 	m.Wait()
 	if m.Status() != "complete" {

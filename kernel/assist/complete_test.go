@@ -23,7 +23,7 @@ func TestCompletePackageMembers(t *testing.T) {
 		{"os.Args[0].|", nil, nil},                                      // string: no members, no crash
 		{"bytes.NewBu|", []string{"NewBuffer", "NewBufferString"}, nil}, // not imported: default name
 		{"fmt.println|", []string{"Println"}, nil},                      // case-insensitive fallback
-		{"display.|", []string{"Publish", "SetPublisher", "Bundle", "Message"}, nil},
+		{"display.|", []string{"Publish", "Show", "Bundle", "Message"}, []string{"SetPublisher"}},
 	}
 	for _, tt := range tests {
 		c, code := complete(t, shared, tt.code, sc)

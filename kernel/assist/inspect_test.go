@@ -51,7 +51,7 @@ func TestInspectStdlib(t *testing.T) {
 		{"fm|t", []string{"package fmt", "formatted I/O"}},
 		{"x := le|n(s)", []string{"func len(v Type) int"}},
 		{"var e err|or", []string{"type error interface"}},
-		{"display.Pub|lish(m)", []string{"func Publish(m Message)", "publisher"}},
+		{"display.Pub|lish(m)", []string{"func Publish(m Message)", "running request"}},
 	}
 	for _, tt := range tests {
 		got, ok := inspect(t, tt.code, 0, sc)

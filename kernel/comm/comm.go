@@ -1,13 +1,14 @@
 // Package comm is gocl's side of Jupyter comms: the plain data of a comm
 // message, the comms the kernel holds open, the targets front ends may open,
-// and the publisher that carries kernel-side messages out.
+// and the route that carries kernel-side messages out.
 //
 // It never sees a socket. The dispatcher decodes comm_open, comm_msg and
 // comm_close into a Message and hands it to the engine, which calls Deliver
 // while it runs the handlers as it runs cells; what the kernel side sends
-// (Open, Send, Close) goes to the publisher the engine installs, and from
-// there to the front end through the running request's sink. A Message holds
-// plain data only, so it crosses a process boundary unchanged.
+// (Open, Send, Close) goes out through the running request's sink
+// (kernel/cellctx), or the last one that carried a comm message when no
+// request runs. A Message holds plain data only, so it crosses a process
+// boundary unchanged.
 package comm
 
 import (
@@ -17,44 +18,21 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
 // Message types of the comm protocol.
 const (
-	TypeOpen  = "comm_open"
-	TypeMsg   = "comm_msg"
-	TypeClose = "comm_close"
+	TypeOpen  = cellio.CommOpen
+	TypeMsg   = cellio.CommMsg
+	TypeClose = cellio.CommClose
 )
 
-// Message is one comm message, in either direction. Data and Metadata hold
-// JSON values (maps, slices, strings, float64, bool, nil); Buffers are the
-// message's binary frames.
-type Message struct {
-	Type         string // TypeOpen, TypeMsg or TypeClose
-	CommID       string
-	TargetName   string // comm_open only
-	TargetModule string // comm_open only, optional
-	Data         map[string]any
-	Metadata     map[string]any
-	Buffers      [][]byte
-}
-
-// Content returns the message's content as the messaging spec shapes it
-// (without metadata and buffers, which travel beside it).
-func (m Message) Content() map[string]any {
-	data := m.Data
-	if data == nil {
-		data = map[string]any{}
-	}
-	c := map[string]any{"comm_id": m.CommID, "data": data}
-	if m.Type == TypeOpen {
-		c["target_name"] = m.TargetName
-		if m.TargetModule != "" {
-			c["target_module"] = m.TargetModule
-		}
-	}
-	return c
-}
+// Message is one comm message, in either direction: plain data
+// (cellio.CommMessage), so it crosses a process boundary unchanged.
+type Message = cellio.CommMessage
 
 // Handler receives the messages of one open comm.
 type Handler interface {
@@ -80,24 +58,22 @@ var (
 	targets = map[string]Opener{}
 	comms   = map[string]*openComm{}
 	resets  []func()
-
-	publisher atomic.Pointer[func(Message)]
+	// lastRoute is the last request that carried a comm message: what
+	// the kernel side sends while no request runs (from a goroutine) goes
+	// through it, as ipykernel sends it with the last request as parent.
+	lastRoute atomic.Pointer[cellctx.Request]
 )
 
-// SetPublisher installs f as the receiver of every message the kernel side
-// sends; nil removes it. The engine installs it; without one, messages are
-// dropped.
-func SetPublisher(f func(Message)) {
-	if f == nil {
-		publisher.Store(nil)
-		return
-	}
-	publisher.Store(&f)
-}
-
+// publish sends m through the running request (kernel/cellctx), else
+// through the last request that carried a comm message. Without either, or
+// when the running request's sink carries no comms, m is dropped.
 func publish(m Message) {
-	if f := publisher.Load(); f != nil {
-		(*f)(m)
+	r := cellctx.Running()
+	if r == nil {
+		r = lastRoute.Load()
+	}
+	if r.Comm(m) {
+		lastRoute.Store(r)
 	}
 }
 
@@ -257,9 +233,11 @@ func targetList() string {
 }
 
 // Reset forgets every open comm (without messages: the front end learns of a
-// restart by itself) and runs the OnReset functions. The engine calls it when
-// a fresh interpreter starts, so comms of the old one are gone.
+// restart by itself) and the last request that carried one, and runs the
+// OnReset functions. The engine calls it when a fresh interpreter starts, so
+// comms of the old one are gone.
 func Reset() {
+	lastRoute.Store(nil)
 	mu.Lock()
 	old := comms
 	comms = map[string]*openComm{}

@@ -2,6 +2,7 @@ package display
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -9,24 +10,37 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
-// record installs a recording publisher for the test and returns a function
-// that reports the messages published so far.
+// recorder is a cell's sink that keeps the display messages.
+type recorder struct {
+	mu  sync.Mutex
+	got []Message
+}
+
+func (r *recorder) Stream(name, text string) {}
+func (r *recorder) Display(m Message) {
+	r.mu.Lock()
+	r.got = append(r.got, m)
+	r.mu.Unlock()
+}
+func (r *recorder) Input(string, bool) (string, error) { return "", cellio.ErrNoStdin }
+
+// record begins a request (as the engine does for a cell) whose sink keeps
+// what is displayed, and returns a function that reports the messages
+// published so far.
 func record(t *testing.T) func() []Message {
 	t.Helper()
-	var mu sync.Mutex
-	var got []Message
-	SetPublisher(func(m Message) {
-		mu.Lock()
-		got = append(got, m)
-		mu.Unlock()
-	})
-	t.Cleanup(func() { SetPublisher(nil) })
+	r := &recorder{}
+	_, end := cellctx.Begin(context.Background(), cellctx.IO{Sink: r})
+	t.Cleanup(end)
 	return func() []Message {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]Message(nil), got...)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return append([]Message(nil), r.got...)
 	}
 }
 
@@ -176,8 +190,10 @@ func TestHandleUpdate(t *testing.T) {
 	}
 }
 
-func TestNoPublisher(t *testing.T) {
-	SetPublisher(nil)
+func TestNoRequest(t *testing.T) {
+	if cellctx.Running() != nil {
+		t.Fatal("a request runs before the test began one")
+	}
 	HTML("dropped") // must not panic
 	p := Progress(3)
 	p.Add(3)

@@ -2,13 +2,13 @@
 // images, JSON, in-place updates, clear_output and progress bars.
 //
 // The package never talks to Jupyter. Every call turns into a Message, plain
-// data handed to the publisher that the engine installs for the running cell
-// (SetPublisher). Outside a kernel, with no publisher, messages are dropped.
+// data handed to the running request (kernel/cellctx), which the engine
+// begins for each cell. Outside a kernel, with no request, messages are
+// dropped.
 package display
 
 import (
-	"sync/atomic"
-
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 )
 
@@ -36,21 +36,6 @@ const (
 // process boundary unchanged (cellio.Message).
 type Message = cellio.Message
 
-var publisher atomic.Pointer[func(Message)]
-
-// SetPublisher installs f as the receiver of every Message; nil removes it.
-// The engine calls it once; cells never need to.
-func SetPublisher(f func(Message)) {
-	if f == nil {
-		publisher.Store(nil)
-		return
-	}
-	publisher.Store(&f)
-}
-
-// Publish hands m to the installed publisher, if any.
-func Publish(m Message) {
-	if f := publisher.Load(); f != nil {
-		(*f)(m)
-	}
-}
+// Publish hands m to the running request (kernel/cellctx), after what it
+// printed before; outside any request m is dropped.
+func Publish(m Message) { cellctx.Running().Display(m) }

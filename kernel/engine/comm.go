@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
-	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
 )
 
 // Comms: the engine's half of Jupyter comms (kernel/comm), which is what
@@ -26,53 +23,13 @@ import (
 //
 // Out of the engine: kernel-side comm messages (a widget created, a value
 // set from Go, echo_update) reach the sink of the running cell or comm
-// handler through its CommSink method; sent from a goroutine when nothing
-// runs, they go to the last sink that carried comm messages, as ipykernel
-// sends them with the last request as parent.
-
-var (
-	commMu       sync.Mutex // serializes CommSink calls
-	lastComm     atomic.Pointer[cellIO]
-	commDropOnce sync.Once // says once that a sink cannot carry comms
-)
-
-func init() {
-	comm.SetPublisher(publishComm)
-	capture.SetFlusher(func() { _ = flushAll(drainTimeout) })
-}
-
-// publishComm sends m through the running cell's sink, else the last sink
-// that carried a comm message.
-func publishComm(m comm.Message) {
-	c := running.Load()
-	if c != nil {
-		if _, ok := c.sink.(CommSink); ok {
-			lastComm.Store(c)
-		}
-	} else {
-		c = lastComm.Load()
-	}
-	if c == nil {
-		return
-	}
-	cs, ok := c.sink.(CommSink)
-	if !ok {
-		commDropOnce.Do(func() {
-			fmt.Fprintf(OriginalStderr(), "gocl: widget and comm messages are dropped: the sink of this run (%T) has no "+
-				"Comm method (engine.CommSink), so widgets cannot reach the page\n", c.sink)
-		})
-		return
-	}
-	commMu.Lock()
-	defer commMu.Unlock()
-	cs.Comm(m)
-}
+// handler (the running request, kernel/cellctx) through its CommSink method;
+// sent from a goroutine when nothing runs, they go to the last sink that
+// carried comm messages, as ipykernel sends them with the last request as
+// parent (kernel/comm keeps that route).
 
 // resetComms forgets the comms of an earlier interpreter; New calls it.
-func resetComms() {
-	lastComm.Store(nil)
-	comm.Reset()
-}
+func resetComms() { comm.Reset() }
 
 // Comm handles one comm message from the front end (comm_open, comm_msg or
 // comm_close): the target's opener or the comm's handler runs, and with it
@@ -87,7 +44,7 @@ func (e *Engine) Comm(ctx context.Context, m comm.Message, sink Sink) Result {
 	if err := e.waitBusy(ctx); err != nil {
 		return Result{Err: err}
 	}
-	_, end := e.beginCellIO(ctx, sink, capture.Reset)
+	_, end := e.beginCellIO(ctx, sink) // the captures of its callbacks end with it
 	defer end()
 	if err := e.runFunc(ctx, func() error { return comm.Deliver(m) }); err != nil {
 		return Result{Err: err}

@@ -57,7 +57,7 @@ func (e *Engine) executeCompiled(ctx context.Context, code string, sink Sink, na
 	e.state.Unlock()
 	e.current.Store(&name)
 
-	io, end := e.beginCellIO(ctx, sink, nil)
+	req, end := e.beginCellIO(ctx, sink)
 	defer end()
 
 	l, err := e.builder().Build(ctx, name, code)
@@ -121,7 +121,7 @@ func (e *Engine) executeCompiled(ctx context.Context, code string, sink Sink, na
 		notes = append(notes, fmt.Sprintf("module %s (pinned in %s)", m, l.PinFile))
 	}
 	if len(notes) > 0 {
-		io.stream("stdout", strings.Join(notes, "\n")+"\n")
+		req.Stream("stdout", strings.Join(notes, "\n")+"\n")
 	}
 	return Result{}
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
 )
 
@@ -52,14 +51,16 @@ const (
 // Engine runs cells in one yaegi interpreter. Its methods may be called from
 // any goroutine; cells run one at a time.
 //
-// What a running request (a cell, a widget callback, a comm message) emits
-// and reads is process state, not the Engine's: fds 1 and 2 are captured
-// once per process, and display, comm, the Output widgets' capture stack
-// (internal/capture) and the context that compiled code sees
-// (kernel/cellctx) reach the request through package-level hooks that
-// route to the one running request (running, below). So one process runs
-// one request at a time, whichever Engine it belongs to: several Engines in
-// a process (tests) work only one after another.
+// An Engine is not alone in its process, but what its requests use is the
+// process's: fds 1 and 2 are captured once per process, and display, comm,
+// the Output widgets and compiled code reach a request through the one
+// running request of kernel/cellctx, which holds its context, its sink and
+// its captures. So the requests (cells, comm messages, evaluations) of all
+// the Engines in a process take turns: a request of one waits for the
+// running request of another to end. The comm registry is the process's
+// too: New forgets the comms of earlier Engines. Several Engines may be
+// open at once (a kernel restart makes the new one before it closes the
+// old; tests), and only one of them is running at any moment.
 type Engine struct {
 	mu      sync.Mutex // held for a whole cell
 	in      *interp.Interpreter
@@ -94,36 +95,6 @@ type Engine struct {
 	current atomic.Pointer[string]         // name of the running (or last) cell
 }
 
-// running is the cell whose sink receives display messages and stdin
-// requests. The capture of fds 1 and 2 is per process, so is this.
-var running atomic.Pointer[cellIO]
-
-// cellIO is what a running cell emits to; its calls are serialized.
-type cellIO struct {
-	mu   sync.Mutex
-	sink Sink
-	ctx  context.Context
-}
-
-func (c *cellIO) stream(name, text string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cp := capture.Current(); cp != nil { // an Output widget (see comm.go)
-		cp.Stream(name, text)
-		return
-	}
-	c.sink.Stream(name, text)
-}
-
-func (c *cellIO) display(m display.Message) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cp := capture.Current(); cp != nil && cp.Display(m) {
-		return
-	}
-	c.sink.Display(m)
-}
-
 // Fixed files for fds 1 and 2, used by interpreted code whatever the host
 // program does with os.Stdout and os.Stderr. Kept referenced forever: an
 // *os.File closes its descriptor when collected.
@@ -137,7 +108,9 @@ var (
 )
 
 // New makes an engine. The first call in a process starts capturing fds 1
-// and 2 (see OriginalStdout) and installs the display publisher.
+// and 2 (see OriginalStdout). New forgets the comms that earlier Engines
+// opened, and its setup waits, as a request does, for the running request
+// of another Engine to end (see Engine).
 func New(opts Options) (*Engine, error) {
 	if err := startCapture(); err != nil {
 		return nil, err
@@ -239,14 +212,6 @@ func New(opts Options) (*Engine, error) {
 	}
 	e.state.Unlock()
 
-	display.SetPublisher(func(m display.Message) {
-		if c := running.Load(); c != nil {
-			// What the cell printed before this call goes out first, so
-			// that clear_output and displays keep their place among prints.
-			_ = flushAll(drainTimeout)
-			c.display(m)
-		}
-	})
 	return e, nil
 }
 
@@ -306,30 +271,46 @@ func (e *Engine) waitBusy(ctx context.Context) *CellError {
 	}
 }
 
-// beginCellIO routes what one request (a cell, a compiled cell, a comm
-// message) emits to sink: the captured fds 1 and 2, displays, stdin, and the
-// cell's context for compiled code. The function it returns ends that, once
-// every byte written has been delivered; beforeDetach, if not nil, runs
-// between the two.
-func (e *Engine) beginCellIO(ctx context.Context, sink Sink, beforeDetach func()) (io *cellIO, end func()) {
-	io = &cellIO{sink: sink, ctx: ctx}
+// requests makes the requests of every Engine in the process take turns:
+// what a request captures and routes (fds 1 and 2, cells' stdin, the running
+// request of kernel/cellctx) is the process's. One Engine's requests already
+// take turns under its mu, which is taken first.
+var requests sync.Mutex
+
+// beginRequest waits for the running request of any Engine to end, then
+// begins one whose output goes to sink: the running request of
+// kernel/cellctx, which display, comm, the Output widgets and compiled code
+// reach. end ends it.
+func beginRequest(ctx context.Context, sink Sink) (req *cellctx.Request, end func()) {
+	requests.Lock()
+	req, endReq := cellctx.Begin(ctx, cellctx.IO{Sink: sink, Flush: flushOutput, Log: OriginalStderr()})
+	return req, func() {
+		endReq()
+		requests.Unlock()
+	}
+}
+
+// beginCellIO begins one request (a cell, a compiled cell, a comm message)
+// that also receives the captured fds 1 and 2 and answers the cells' stdin.
+// The function it returns ends it, once every byte written has been
+// delivered.
+func (e *Engine) beginCellIO(ctx context.Context, sink Sink) (req *cellctx.Request, end func()) {
+	req, endReq := beginRequest(ctx, sink)
 	exiting.Store(false) // a new cell shows its output (yaegi_process.go)
-	outStream.attach(io.stream)
-	errOut.attach(io.stream)
-	running.Store(io)
-	cellctx.Set(ctx)
-	e.stdin.begin(io)
-	return io, func() {
+	outStream.attach(req.Stream)
+	errOut.attach(req.Stream)
+	e.stdin.begin(req)
+	return req, func() {
 		if err := flushAll(drainTimeout); err != nil {
 			fmt.Fprintf(OriginalStderr(), "gocl: %v\n", err)
 		}
-		if beforeDetach != nil {
-			beforeDetach()
-		}
 		outStream.detach()
 		errOut.detach()
-		running.CompareAndSwap(io, nil)
-		cellctx.Set(nil)
 		e.stdin.end()
+		endReq()
 	}
 }
+
+// flushOutput delivers what the running request wrote to fds 1 and 2 so
+// far: before a display, and at both ends of an Output widget's capture.
+func flushOutput() { _ = flushAll(drainTimeout) }

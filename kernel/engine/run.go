@@ -116,7 +116,7 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 	}
 	ps, helpers := c.ps, c.helpers
 
-	_, end := e.beginCellIO(ctx, sink, nil)
+	_, end := e.beginCellIO(ctx, sink)
 	defer end()
 
 	mainPos := renameMain(ps)

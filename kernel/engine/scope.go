@@ -165,9 +165,8 @@ func (e *Engine) Evaluate(ctx context.Context, expr string) (display.Bundle, *Ce
 	e.state.Lock()
 	e.files[name] = expr
 	e.state.Unlock()
-	io := &cellIO{sink: discardSink{}, ctx: ctx}
-	prev := running.Swap(io)
-	defer running.CompareAndSwap(io, prev)
+	_, end := beginRequest(ctx, discardSink{})
+	defer end()
 	b, cerr := e.show(ctx, name, p, final)
 	if cerr == nil && b == nil {
 		b = display.Bundle{display.MIMEText: ""}

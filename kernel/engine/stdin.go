@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 )
 
 // stdinReader is os.Stdin and fmt.Scan's input inside cells. Each time it
@@ -20,27 +22,27 @@ type stdinReader struct {
 	stopped func() <-chan struct{}
 
 	mu   sync.Mutex
-	io   *cellIO
+	req  *cellctx.Request // the running request, nil between them
 	data []byte
 	pos  int
 	last int // size of the last rune read, for UnreadRune; -1 if none
 }
 
-func (r *stdinReader) begin(c *cellIO) {
+func (r *stdinReader) begin(c *cellctx.Request) {
 	r.mu.Lock()
-	r.io, r.data, r.pos, r.last = c, nil, 0, -1
+	r.req, r.data, r.pos, r.last = c, nil, 0, -1
 	r.mu.Unlock()
 }
 
 func (r *stdinReader) end() {
 	r.mu.Lock()
-	r.io, r.data, r.pos, r.last = nil, nil, 0, -1
+	r.req, r.data, r.pos, r.last = nil, nil, 0, -1
 	r.mu.Unlock()
 }
 
 // fill asks for a line; r.mu is held.
 func (r *stdinReader) fill() error {
-	c := r.io
+	c := r.req
 	if c == nil {
 		return errors.New("stdin: no cell is running (input is only available while a cell runs)")
 	}
@@ -55,13 +57,13 @@ func (r *stdinReader) fill() error {
 	}
 	ch := make(chan reply, 1)
 	go func() {
-		s, err := c.sink.Input(prompt, false)
+		s, err := c.Input(prompt, false)
 		ch <- reply{s, err}
 	}()
 	var rep reply
 	select {
 	case rep = <-ch:
-	case <-c.ctx.Done():
+	case <-c.Context().Done():
 		outStream.restorePrompt(taken)
 		// The read fails, and the interpreted code that called it would
 		// go on to its next statement if the engine had not stopped it

@@ -36,7 +36,6 @@ func init() {
 		"Publish":          reflect.ValueOf(display.Publish),
 		"SVG":              reflect.ValueOf(display.SVG),
 		"Save":             reflect.ValueOf(display.Save),
-		"SetPublisher":     reflect.ValueOf(display.SetPublisher),
 		"Show":             reflect.ValueOf(display.Show),
 		"Text":             reflect.ValueOf(display.Text),
 

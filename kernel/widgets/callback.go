@@ -10,7 +10,6 @@ import (
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
-	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
 )
 
 // Where callbacks' output goes.
@@ -112,7 +111,7 @@ func (c *callback) run(f func()) {
 		runningM.Lock()
 		current = append(current, t)
 		runningM.Unlock()
-		end := capture.Push(t)
+		end := cellctx.Running().Capture(t)
 		defer func() {
 			end()
 			t.updateStatic()

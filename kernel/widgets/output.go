@@ -96,7 +96,7 @@ func (o *Output) pendingClear() {
 	}
 }
 
-// Stream implements capture.Capturer: text printed to stdout or stderr,
+// Stream implements cellctx.Capturer: text printed to stdout or stderr,
 // merged into the last output when it is the same stream.
 func (o *Output) Stream(name, text string) {
 	if text == "" {
@@ -115,7 +115,7 @@ func (o *Output) Stream(name, text string) {
 	o.syncLocked()
 }
 
-// Display implements capture.Capturer. An update of a display o never
+// Display implements cellctx.Capturer. An update of a display o never
 // showed is not o's: it returns false, and the update goes on to the cell.
 func (o *Output) Display(m display.Message) bool {
 	o.omu.Lock()

@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellio"
 	"github.com/seed43a1e1ab/gocl/kernel/comm"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
@@ -21,39 +22,47 @@ import (
 // wire records what the kernel side publishes, as a front end would see it:
 // every message through a JSON round trip.
 type wire struct {
+	t    *testing.T
 	mu   sync.Mutex
 	msgs []comm.Message
 	disp []display.Message
 }
 
+// newWire begins a request whose sink is a new wire, as the engine begins
+// one for each request; its context is the background one, so it stands
+// for a comm message's request, not a cell's.
 func newWire(t *testing.T) *wire {
 	t.Helper()
-	w := &wire{}
+	w := &wire{t: t}
 	comm.Reset()
-	comm.SetPublisher(func(m comm.Message) {
-		raw, err := json.Marshal(m.Data)
-		if err != nil {
-			t.Errorf("comm %s data does not marshal: %v", m.Type, err)
-		}
-		var data map[string]any
-		_ = json.Unmarshal(raw, &data)
-		m.Data = data
-		w.mu.Lock()
-		w.msgs = append(w.msgs, m)
-		w.mu.Unlock()
-	})
-	display.SetPublisher(func(m display.Message) {
-		w.mu.Lock()
-		w.disp = append(w.disp, m)
-		w.mu.Unlock()
-	})
+	_, end := cellctx.Begin(context.Background(), cellctx.IO{Sink: w})
 	t.Cleanup(func() {
-		comm.SetPublisher(nil)
-		display.SetPublisher(nil)
-		cellctx.Set(nil)
+		end()
 		comm.Reset()
 	})
 	return w
+}
+
+func (w *wire) Stream(name, text string)           {}
+func (w *wire) Input(string, bool) (string, error) { return "", cellio.ErrNoStdin }
+
+func (w *wire) Display(m display.Message) {
+	w.mu.Lock()
+	w.disp = append(w.disp, m)
+	w.mu.Unlock()
+}
+
+func (w *wire) Comm(m comm.Message) {
+	raw, err := json.Marshal(m.Data)
+	if err != nil {
+		w.t.Errorf("comm %s data does not marshal: %v", m.Type, err)
+	}
+	var data map[string]any
+	_ = json.Unmarshal(raw, &data)
+	m.Data = data
+	w.mu.Lock()
+	w.msgs = append(w.msgs, m)
+	w.mu.Unlock()
 }
 
 func (w *wire) take() []comm.Message {
@@ -393,10 +402,10 @@ func TestCallbackErrorsShown(t *testing.T) {
 	w := newWire(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cellctx.Set(ctx) // registered during a cell
+	_, endCell := cellctx.Begin(ctx, cellctx.IO{Sink: w}) // registered during a cell
 	b := NewButton("boom")
 	b.OnClick(func() { panic("the card is not ready") })
-	cellctx.Set(nil)
+	endCell()
 	w.mu.Lock()
 	shown := len(w.disp)
 	w.mu.Unlock()
