@@ -16,6 +16,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 	"github.com/seed43a1e1ab/gocl/kernel/internal/capture"
@@ -92,6 +93,7 @@ type Engine struct {
 	trace   traceLog
 	result  atomic.Pointer[display.Bundle] // set by the show helper
 	current atomic.Pointer[string]         // name of the running (or last) cell
+	model   atomic.Pointer[cellmodel.Cell] // the running (or last) cell's model, for positions (split.go)
 }
 
 // running is the cell whose sink receives display messages and stdin

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/seed43a1e1ab/gocl/kernel/cellmodel"
+
 // PieceKind is what a top-level piece of a cell is, as the engine runs it.
 type PieceKind int
 
@@ -19,19 +21,16 @@ type Piece struct {
 }
 
 // SplitCell cuts a cell into imports, declarations and statements, in source
-// order, exactly as Execute does before it runs them; `gocl export` uses it
-// to place a cell's pieces in a Go program. A cell with a package clause is
-// a whole program: the clause is blanked and its var declarations are
-// declarations. A cell whose brackets do not balance comes back as one
-// statement piece.
+// order, exactly as Execute does before it runs them (cellmodel.Split);
+// `gocl export` uses it to place a cell's pieces in a Go program. A cell
+// with a package clause is a whole program: the clause is blanked and its
+// var declarations are declarations. A cell whose brackets do not balance
+// comes back as one statement piece.
 func SplitCell(src string) []Piece {
-	split := splitCell
-	if blanked := blankPackageClause(src); blanked != src {
-		src, split = blanked, splitProgram
-	}
+	c := cellmodel.Split(src)
 	var out []Piece
-	for _, c := range split(src) {
-		out = append(out, Piece{Kind: PieceKind(c.kind), Text: src[c.start:c.end], Line: c.line, Start: c.start, End: c.end})
+	for _, ch := range c.Chunks {
+		out = append(out, Piece{Kind: PieceKind(ch.Kind), Text: c.Text[ch.Start:ch.End], Line: ch.Line, Start: ch.Start, End: ch.End})
 	}
 	return out
 }
