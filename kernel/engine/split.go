@@ -56,6 +56,9 @@ func sourceLine(src string, n int) string { return cellmodel.SourceLine(src, n) 
 // the passes then change in place, and the cell's model; or the first
 // parse error.
 func (e *Engine) parseCell(name, code string) ([]*parsed, *cellmodel.Cell, error) {
+	if testHookParsed != nil {
+		testHookParsed(name)
+	}
 	model, err := cellmodel.Parse(code, cellmodel.Options{Name: name, FileSet: e.in.FileSet(), Mode: parser.DeclarationErrors})
 	if err != nil {
 		return nil, model, err
@@ -66,6 +69,9 @@ func (e *Engine) parseCell(name, code string) ([]*parsed, *cellmodel.Cell, error
 	}
 	return ps, model, nil
 }
+
+// testHookParsed, when set by a test, is called each time a cell is parsed.
+var testHookParsed func(name string)
 
 // parseChunk parses chunk ch of code, the cell called name, as parseCell
 // parses each chunk.
