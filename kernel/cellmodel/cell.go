@@ -142,7 +142,7 @@ func (c *Cell) parse(opt Options) error {
 	if fset == nil {
 		fset = token.NewFileSet()
 	}
-	c.Map = &PosMap{cell: c.Name, text: c.Text}
+	c.Map = NewPosMap(c.Name, c.Text)
 	var first error
 	for _, ch := range c.Chunks {
 		p := ParseChunk(fset, c.Name, c.Text, ch, opt.Mode)

@@ -18,14 +18,16 @@ type Position struct {
 // in a file or a function, rewritten by the passes, or generated) back to
 // the user's cell. A span of a parsed or generated file maps byte for byte
 // onto a span of the cell; a rewritten node keeps the position of the node
-// it stands for, so it maps to that node's place. The zero PosMap maps
-// nothing.
+// it stands for, so it maps to that node's place. A nil *PosMap maps
+// nothing. Lookups may run concurrently; Add may not run beside them.
 type PosMap struct {
 	cell string
 	text string
 	// spans, sorted by from: [from, from+n] in the file set maps to
 	// [to, to+n] in the cell's text.
 	spans []span
+	// lines are the offsets in text where each line starts.
+	lines []int
 }
 
 type span struct {
@@ -36,7 +38,15 @@ type span struct {
 
 // NewPosMap returns an empty map onto text, the text of the cell called
 // cell.
-func NewPosMap(cell, text string) *PosMap { return &PosMap{cell: cell, text: text} }
+func NewPosMap(cell, text string) *PosMap {
+	m := &PosMap{cell: cell, text: text, lines: []int{0}}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			m.lines = append(m.lines, i+1)
+		}
+	}
+	return m
+}
 
 // Add maps n bytes of file f, from its offset off, onto the cell's text
 // from offset cellOff: generated code that copies a run of the cell adds
@@ -68,9 +78,15 @@ func (m *PosMap) Position(pos token.Pos) (Position, bool) {
 	if rel > s.n {
 		return Position{}, false
 	}
-	off := s.to + rel
-	line, col := LineCol(m.text, off)
+	off := min(s.to+rel, len(m.text))
+	line, col := m.lineCol(off)
 	return Position{Cell: m.cell, Offset: off, Line: line, Col: col}, true
+}
+
+// lineCol is LineCol(m.text, off), by a search of the lines' starts.
+func (m *PosMap) lineCol(off int) (line, col int) {
+	i := sort.SearchInts(m.lines, off+1) - 1 // the last line starting at or before off
+	return i + 1, off - m.lines[i] + 1
 }
 
 // Node returns the place in the cell of node n: of n's own position, or,

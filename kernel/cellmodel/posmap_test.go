@@ -146,3 +146,18 @@ func TestParseErrors(t *testing.T) {
 		t.Errorf("error %q: want the cell's own position", err)
 	}
 }
+
+// TestPosMapLineColIsLineCol checks the map's line search against LineCol
+// at every offset of texts with empty lines, CRLF and a trailing newline.
+func TestPosMapLineColIsLineCol(t *testing.T) {
+	for _, text := range []string{"", "a", "\n", "ab\n\ncd\r\nef\n", "\n\nx"} {
+		m := NewPosMap("c", text)
+		for off := 0; off <= len(text); off++ {
+			l, c := m.lineCol(off)
+			wl, wc := LineCol(text, off)
+			if l != wl || c != wc {
+				t.Errorf("%q at %d: %d:%d, LineCol says %d:%d", text, off, l, c, wl, wc)
+			}
+		}
+	}
+}
