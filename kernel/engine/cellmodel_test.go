@@ -8,7 +8,8 @@ import (
 
 // TestCellParses checks how often a cell is parsed: once when it runs, and
 // once more when yaegi refuses it, for both explanations of the refusal
-// (the statement-vars note and triage) together; it was once each.
+// (the statement-vars note and triage) together; it was once each. A cell
+// that neither explanation reads is not parsed again.
 func TestCellParses(t *testing.T) {
 	e := newEngine(t)
 	parses := 0
@@ -26,6 +27,15 @@ func TestCellParses(t *testing.T) {
 	}
 	if parses != 2 {
 		t.Errorf("a refused cell was parsed %d times, want 2", parses)
+	}
+	// The engine's own refusal needs neither explanation: no parse more.
+	parses = 0
+	err = fails(t, e, "a := 1\na := 2")
+	if !strings.Contains(err.Value, "no new variables") {
+		t.Errorf("error %q: want Go's no new variables", err.Value)
+	}
+	if parses != 1 {
+		t.Errorf("a cell the engine refused was parsed %d times, want 1", parses)
 	}
 }
 

@@ -97,14 +97,22 @@ type reparsed struct {
 	ps    []*parsed
 }
 
-// reparse parses code, the cell called name, for the explanations of its
-// compile error; nil when it does not parse.
-func (e *Engine) reparse(name, code string) *reparsed {
-	ps, model, err := e.parseCell(name, code)
-	if err != nil {
-		return nil
+// reparse returns the parse of code, the cell called name, for the
+// explanations of its compile error: made on the first call, which only an
+// explanation that applies makes, and shared by the next; nil when the cell
+// does not parse.
+func (e *Engine) reparse(name, code string) func() *reparsed {
+	var r *reparsed
+	done := false
+	return func() *reparsed {
+		if !done {
+			done = true
+			if ps, model, err := e.parseCell(name, code); err == nil {
+				r = &reparsed{model: model, ps: ps}
+			}
+		}
+		return r
 	}
-	return &reparsed{model: model, ps: ps}
 }
 
 // cellPos is where pos lies in a user's cell: the cell's name, line and

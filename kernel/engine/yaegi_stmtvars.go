@@ -25,8 +25,8 @@ var undefinedNameRE = regexp.MustCompile(`^undefined: (\w+)`)
 // the cause is that a function of the cell uses a variable a statement of
 // the cell declares, a copy that says so and what to write (a copy is
 // gocl's own error, which triage.go leaves as it is).
-func (e *Engine) explainStmtVars(again *reparsed, err *CellError) *CellError {
-	if err == nil || err.Name != "CompileError" || len(err.Traceback) == 0 || again == nil || again.model.Program {
+func (e *Engine) explainStmtVars(again func() *reparsed, err *CellError) *CellError {
+	if err == nil || err.Name != "CompileError" || len(err.Traceback) == 0 {
 		return err
 	}
 	m := undefinedNameRE.FindStringSubmatch(err.Value)
@@ -34,9 +34,13 @@ func (e *Engine) explainStmtVars(again *reparsed, err *CellError) *CellError {
 	if m == nil && !loop {
 		return err
 	}
+	re := again()
+	if re == nil || re.model.Program {
+		return err
+	}
 	stmtVars := map[string]bool{}
 	var funcs []ast.Node
-	for _, p := range again.model.Parts {
+	for _, p := range re.model.Parts {
 		switch p.Kind {
 		case kindStmt:
 			for _, st := range p.Body.List {
