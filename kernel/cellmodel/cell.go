@@ -9,7 +9,16 @@
 // Parse, runs its passes on the chunks' syntax and compiles them; its crash
 // replay, its triage of yaegi's refusals, its debugger's breakable lines and
 // `gocl export` take the cell's chunks and declarations from here, so that
-// they all see the cell as the engine ran it.
+// they all see the cell as the engine ran it. A compiled cell
+// (kernel/compiled) is one Go file, not chunks; it maps its positions with
+// a PosMap of its own.
+//
+// Not here yet: completion and inspection (kernel/assist) cut a cell into
+// single statements of their own, tolerant of the half-typed code under
+// the cursor and keeping doc comments, which Split's chunks (cut at tokens,
+// unbalanced brackets making one chunk) do not; and the debugger reads a
+// stopped frame's position from yaegi, which gives a token.Position, not a
+// token.Pos the map could take.
 package cellmodel
 
 import (
