@@ -13,6 +13,7 @@ var cells = []string{
 	"type T struct{ n int }\n\nfunc (t *T) Inc() { t.n++ }\n\nvar t T\nt.Inc()\nt.n",
 	"package main\n\nimport \"fmt\"\n\nvar n = m\nvar m = 1\n\nfunc main() {\n\tfmt.Println(n)\n}\n",
 	"    a := []int{1,\n  2, 3}\n\tfor i := range a { _ = i }",
+	"a := 1; type T int; b := \"é\" + \"ü\"; func f() {}\n\tc := len(b) /* ü */ + a",
 }
 
 // TestPosMapAgreesWithLineDirectives checks the map against go/token: the
