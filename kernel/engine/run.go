@@ -56,7 +56,7 @@ func (p *parsed) text(n ast.Node) string {
 // error on valid Go says that the limit is the interpreter's (triage.go).
 func (e *Engine) execute(ctx context.Context, code string, sink Sink, name string) Result {
 	r := e.executeCell(ctx, code, sink, name)
-	again := e.reparse(name, code) // split.go: parsed on demand, once for both
+	again := e.reparse(name, code)          // split.go: parsed on demand, once for both
 	r.Err = e.explainStmtVars(again, r.Err) // yaegi_stmtvars.go, before triage's more general words
 	if err := e.triage(name, again, r.Err); err != nil {
 		r.Err = err
