@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 	"github.com/seed43a1e1ab/gocl/kernel/engine"
 	"github.com/seed43a1e1ab/gocl/kernel/session"
 )
@@ -23,7 +24,7 @@ import (
 // How a notebook becomes a Go program (gocl export):
 //
 // Each code cell is cut into imports, declarations and statements by the
-// engine's own splitter (engine.SplitCell), the one that runs cells, so the
+// engine's own splitter (cellmodel.Split), the one that runs cells, so the
 // program places every piece where the kernel ran it. Imports join one
 // import block, with the packages cells use without an import line
 // (engine.DefaultImports and session.Preimports) added when used.
@@ -138,21 +139,21 @@ func split(name string, cells []nbCell) (*program, error) {
 		compiled := strings.HasPrefix(strings.TrimSpace(src), "//gocl:compile")
 		var stmts []string
 		prev := 0
-		for _, pc := range engine.SplitCell(src) {
+		for _, ch := range cellmodel.Split(src).Chunks {
 			// With the comments before it (a doc comment is not a token).
-			pc.Text = strings.TrimLeft(src[prev:pc.End], "\n")
-			prev = pc.End
+			text := strings.TrimLeft(src[prev:ch.End], "\n")
+			prev = ch.End
 			switch {
-			case pc.Kind == engine.PieceImport:
-				specs, err := importSpecs(pc.Text)
+			case ch.Kind == cellmodel.Import:
+				specs, err := importSpecs(text)
 				if err != nil {
 					return nil, fmt.Errorf("cell %d: %w", i+1, err)
 				}
 				cp.imports = append(cp.imports, specs...)
-			case pc.Kind == engine.PieceDecl || compiled:
-				cp.decls = append(cp.decls, pc.Text)
+			case ch.Kind == cellmodel.Decl || compiled:
+				cp.decls = append(cp.decls, text)
 			default:
-				stmts = append(stmts, pc.Text)
+				stmts = append(stmts, text)
 			}
 		}
 		cp.stmts = strings.Join(stmts, "\n")

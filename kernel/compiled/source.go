@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 )
 
 // Directive is the first line of a compiled cell.
@@ -113,12 +115,17 @@ func parseCell(name, src string) (*cellSource, error) {
 		return nil, err
 	}
 	c := &cellSource{src: src, named: map[string]bool{}, free: map[string]bool{}}
+	// The cell's model of positions: the file is the package clause, then
+	// the cell byte for byte.
+	m := cellmodel.NewPosMap(name, src)
+	m.Add(fset.File(f.Pos()), len(pkg), 0, len(src))
 	whole := func(n ast.Node) string {
-		a, b := fset.Position(n.Pos()).Offset-len(pkg), fset.Position(n.End()).Offset-len(pkg)
-		if a < 0 || b > len(src) || a > b {
+		a, ok1 := m.Position(n.Pos())
+		b, ok2 := m.Position(n.End())
+		if !ok1 || !ok2 || a.Offset > b.Offset {
 			return ""
 		}
-		return src[a:b]
+		return src[a.Offset:b.Offset]
 	}
 	text := func(n ast.Node) string {
 		s, _, _ := strings.Cut(whole(n), "\n")
@@ -163,7 +170,7 @@ func parseCell(name, src string) (*cellSource, error) {
 			}
 		}
 	}
-	c.free, c.uses = freeNames(fset, f, len(pkg))
+	c.free, c.uses = freeNames(fset, f, m)
 	c.access = accessors(fset, f)
 	return c, nil
 }
@@ -244,7 +251,7 @@ func isConstraint(t ast.Expr, known map[string]bool) bool {
 // freeNames returns the names f uses that nothing in f declares: the names
 // go/types reports undefined when every import is an empty package. They are
 // what earlier compiled cells and the automatic imports may provide.
-func freeNames(fset *token.FileSet, f *ast.File, shift int) (map[string]bool, []use) {
+func freeNames(fset *token.FileSet, f *ast.File, m *cellmodel.PosMap) (map[string]bool, []use) {
 	free := map[string]bool{}
 	var uses []use
 	conf := types.Config{
@@ -253,7 +260,11 @@ func freeNames(fset *token.FileSet, f *ast.File, shift int) (map[string]bool, []
 			if te, ok := err.(types.Error); ok {
 				if n, ok := strings.CutPrefix(te.Msg, "undefined: "); ok && !strings.Contains(n, ".") {
 					free[n] = true
-					uses = append(uses, use{name: n, off: fset.Position(te.Pos).Offset - shift})
+					off := -1 // not the cell's: build.go's check of each use skips it
+					if p, ok := m.Position(te.Pos); ok {
+						off = p.Offset
+					}
+					uses = append(uses, use{name: n, off: off})
 				}
 			}
 		},

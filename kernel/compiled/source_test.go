@@ -48,6 +48,21 @@ func TestParseCellDeclsAndFreeNames(t *testing.T) {
 	if cs.free["A"] || cs.free["X"] || cs.free["SumOf"] {
 		t.Errorf("free names %v include a name the cell declares", cs.free)
 	}
+	// Uses and texts are located in the cell, not in the parsed file
+	// with its package clause.
+	if len(cs.uses) == 0 {
+		t.Errorf("no uses of the free names")
+	}
+	for _, u := range cs.uses {
+		if u.off < 0 || u.off+len(u.name) > len(src) || src[u.off:u.off+len(u.name)] != u.name {
+			t.Errorf("use of %s at offset %d: the cell has %q there", u.name, u.off, src[max(u.off, 0):min(max(u.off, 0)+len(u.name), len(src))])
+		}
+	}
+	for _, d := range cs.decls {
+		if d.Name == "P" && (d.Spec != "P struct{ X int }" || d.Text != "type P struct{ X int }") {
+			t.Errorf("type P: spec %q, text %q", d.Spec, d.Text)
+		}
+	}
 }
 
 func TestSyntaxErrorPosition(t *testing.T) {

@@ -1,14 +1,14 @@
 package engine
 
 import (
-	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 )
 
 // JupyterLab finds the file of a cell by hashing its source as the kernel
@@ -62,26 +62,23 @@ func murmur2(data []byte, seed uint32) uint32 {
 }
 
 // breakableLines are the lines of a cell where a statement starts, in
-// order: where a breakpoint can stop.
+// order: where a breakpoint can stop. The cell's model places each
+// statement on its line (cellmodel.PosMap).
 func breakableLines(code string) []int {
 	seen := map[int]bool{}
-	for _, p := range SplitCell(code) {
-		line, col := lineCol(code, p.Start)
-		directive := fmt.Sprintf("/*line cell:%d:%d*/", line, col)
-		src := "package p;" + directive + p.Text
-		if p.Kind == PieceStmt {
-			src = "package p; func _() {" + directive + p.Text + "\n}"
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "cell", src, parser.SkipObjectResolution)
-		if err != nil {
+	model, _ := cellmodel.Parse(code, cellmodel.Options{Name: "cell", Mode: parser.SkipObjectResolution, KeepGoing: true})
+	for _, p := range model.Parts {
+		n := p.Node()
+		if n == nil {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
+		ast.Inspect(n, func(n ast.Node) bool {
 			switch n.(type) {
 			case nil, *ast.BlockStmt, *ast.EmptyStmt:
 			case ast.Stmt:
-				seen[fset.Position(n.Pos()).Line] = true
+				if pos, ok := model.Map.Position(n.Pos()); ok {
+					seen[pos.Line] = true
+				}
 			}
 			return true
 		})

@@ -16,6 +16,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 	"github.com/seed43a1e1ab/gocl/kernel/compiled"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 	"github.com/seed43a1e1ab/gocl/kernel/symbols/stdlib"
@@ -93,6 +94,7 @@ type Engine struct {
 	trace   traceLog
 	result  atomic.Pointer[display.Bundle] // set by the show helper
 	current atomic.Pointer[string]         // name of the running (or last) cell
+	model   atomic.Pointer[cellmodel.Cell] // the running (or last) cell's model, for positions (split.go)
 }
 
 // Fixed files for fds 1 and 2, used by interpreted code whatever the host

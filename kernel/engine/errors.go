@@ -70,10 +70,9 @@ func cellLabel(file string) string {
 
 // errorAt makes an error located at pos of the running cell.
 func (e *Engine) errorAt(cur, name, msg string, pos token.Pos, extra []string) *CellError {
-	p := e.in.FileSet().Position(pos)
-	file := strings.TrimSuffix(p.Filename, "/_.go")
+	file, line, col := e.cellPos(pos) // split.go
 	tb := []string{name + ": " + msg}
-	tb = append(tb, e.where(cur, file, p.Line, p.Column, "")...)
+	tb = append(tb, e.where(cur, file, line, col, "")...)
 	return &CellError{Name: name, Value: firstLine(msg), Traceback: append(tb, extra...)}
 }
 
@@ -201,9 +200,8 @@ func (e *Engine) locateTop(cur string, err *CellError, pos token.Pos) *CellError
 		return err
 	}
 	err.Panicked = false
-	p := e.in.FileSet().Position(pos)
-	file := strings.TrimSuffix(p.Filename, "/_.go")
-	loc := e.where(cur, file, p.Line, p.Column, "")
+	file, line, col := e.cellPos(pos) // split.go
+	loc := e.where(cur, file, line, col, "")
 	if file, line, col, ok := e.mainPanicPos(cur); ok { // yaegi_panicpos.go
 		loc = e.where(cur, file, line, col, "")
 	}

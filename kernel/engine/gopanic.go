@@ -8,11 +8,6 @@ import (
 	"time"
 )
 
-// cellOf returns the cell name of a position's file name, "cell3/_.go".
-func cellOf(filename string) string {
-	return strings.TrimSuffix(filename, "/_.go")
-}
-
 // goPanic is __gocl_hook.GoPanic, deferred by every go statement of a cell
 // (see gostmt.go) with the statement's position and recover's value. It
 // reports a panic on stderr, which reaches the running cell or, between

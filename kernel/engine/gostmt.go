@@ -189,14 +189,13 @@ func (g *guard) goStmt(pos token.Pos, call *ast.CallExpr) *ast.GoStmt {
 // Everything else happens in compiled code, which cannot fail on an odd
 // panic value.
 func (g *guard) deferGuard(pos token.Pos) ast.Stmt {
-	p := g.fset.Position(pos)
-	cell := cellOf(p.Filename)
+	cell, line, col := g.e.cellPos(pos) // split.go: the cell's model
 	report := &ast.CallExpr{
 		Fun: &ast.SelectorExpr{X: &ast.Ident{NamePos: pos, Name: helperPrefix + "hook"}, Sel: &ast.Ident{NamePos: pos, Name: "GoPanic"}},
 		Args: []ast.Expr{
 			&ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(cell)},
-			&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.Itoa(p.Line)},
-			&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.Itoa(p.Column)},
+			&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.Itoa(line)},
+			&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.Itoa(col)},
 			&ast.CallExpr{Fun: &ast.Ident{NamePos: pos, Name: "recover"}, Lparen: pos, Rparen: pos},
 		},
 		Lparen: pos, Rparen: pos,

@@ -73,17 +73,9 @@ func rewritten(t *testing.T, e *Engine, names, code string) (string, *CellError)
 	for _, name := range strings.Split(names, ",") {
 		run = append(run, passes[passIndex(t, passes, name)])
 	}
-	var ps []*parsed
-	split := splitCell
-	if blanked := blankPackageClause(code); blanked != code {
-		code, split = blanked, splitProgram
-	}
-	for _, ch := range split(code) {
-		pc, err := e.parseChunk("test", code, ch)
-		if err != nil {
-			t.Fatalf("%q: %v", code, err)
-		}
-		ps = append(ps, pc)
+	ps, _, err := e.parseCell("test", code)
+	if err != nil {
+		t.Fatalf("%q: %v", code, err)
 	}
 	c := e.newCellRun("test", ps)
 	if err := c.runPasses(run); err != nil {

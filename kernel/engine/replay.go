@@ -7,13 +7,12 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
-	"go/token"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellio"
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 )
 
 // replayLog is what the running cell declared, chunk by chunk as each one
@@ -64,229 +63,22 @@ func (e *Engine) TakeDeclared() (cell string, declared []cellio.Declared) {
 // noteDeclared records, before any rewrite touches them, the top-level
 // declarations of each chunk of the cell called cell. They count once the
 // chunk took effect (recordDecls).
-func (e *Engine) noteDeclared(cell string, ps []*parsed) {
+func (e *Engine) noteDeclared(cell string, ps []*parsed, m *cellmodel.PosMap) {
 	if cell == "gocl" {
 		return
 	}
 	pending := map[*parsed][]cellio.Declared{}
 	for _, p := range ps {
-		if ds := declaredIn(cell, p, e.in.FileSet()); len(ds) > 0 {
+		if p.part == nil {
+			continue
+		}
+		if ds := cellmodel.Declarations(cell, p.part, m); len(ds) > 0 {
 			pending[p] = ds
 		}
 	}
 	e.replay.mu.Lock()
 	e.replay.pending = pending
 	e.replay.mu.Unlock()
-}
-
-// declaredIn lists what chunk p declares at the cell's top level.
-func declaredIn(cell string, p *parsed, fset *token.FileSet) []cellio.Declared {
-	var out []cellio.Declared
-	top := map[string]bool{} // the chunk's own top-level names, for uses
-	add := func(kind string, names []string, n ast.Node) {
-		d := cellio.Declared{Cell: cell, Kind: kind, Names: names}
-		if kind != "var" && kind != "main" {
-			pos := fset.Position(n.Pos())
-			d.Text, d.Line, d.Col = p.text(n), pos.Line, pos.Column
-			if kind != "import" {
-				d.Uses = usesOf(n, top, names)
-			}
-		}
-		out = append(out, d)
-	}
-	genDecl := func(g *ast.GenDecl) {
-		var names []string
-		for _, s := range g.Specs {
-			switch s := s.(type) {
-			case *ast.TypeSpec:
-				names = append(names, s.Name.Name)
-			case *ast.ValueSpec:
-				for _, id := range s.Names {
-					if id.Name != "_" {
-						names = append(names, id.Name)
-					}
-				}
-			}
-		}
-		if g.Tok == token.IMPORT {
-			add("import", nil, g)
-		} else if len(names) > 0 || g.Tok != token.VAR {
-			add(g.Tok.String(), names, g)
-		}
-	}
-	switch {
-	case p.file != nil:
-		for n := range p.file.Scope.Objects {
-			top[n] = true
-		}
-		for _, d := range p.file.Decls {
-			switch d := d.(type) {
-			case *ast.GenDecl:
-				genDecl(d)
-			case *ast.FuncDecl:
-				switch name := d.Name.Name; {
-				case d.Recv != nil:
-					if t := recvTypeName(d); t != "" {
-						add("method", []string{t + "." + name}, d)
-					}
-				case name == "main":
-					add("main", []string{"main"}, d)
-				case name == "init" || name == "_":
-					// init ran with its cell, and is never declared again.
-				default:
-					add("func", []string{name}, d)
-				}
-			}
-		}
-	case p.body != nil:
-		for _, st := range p.body.List {
-			for _, id := range topDeclared(st) {
-				top[id.Name] = true
-			}
-			if ds, ok := st.(*ast.DeclStmt); ok {
-				if g, ok := ds.Decl.(*ast.GenDecl); ok {
-					for _, s := range g.Specs {
-						if ts, ok := s.(*ast.TypeSpec); ok {
-							top[ts.Name.Name] = true
-						} else if vs, ok := s.(*ast.ValueSpec); ok {
-							for _, id := range vs.Names {
-								top[id.Name] = true
-							}
-						}
-					}
-				}
-			}
-		}
-		for _, st := range p.body.List {
-			switch st := st.(type) {
-			case *ast.DeclStmt:
-				if g, ok := st.Decl.(*ast.GenDecl); ok {
-					genDecl(g)
-				}
-			case *ast.AssignStmt:
-				var names []string
-				for _, id := range topDeclared(st) {
-					names = append(names, id.Name)
-				}
-				if len(names) > 0 {
-					add("var", names, st)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// recvTypeName is the name of a method's receiver type: T of (t *T[K]).
-func recvTypeName(f *ast.FuncDecl) string {
-	if len(f.Recv.List) != 1 {
-		return ""
-	}
-	t := f.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			t = x.X
-			continue
-		case *ast.IndexListExpr:
-			t = x.X
-			continue
-		case *ast.ParenExpr:
-			t = x.X
-			continue
-		case *ast.Ident:
-			return x.Name
-		}
-		return ""
-	}
-}
-
-// usesOf lists the top-level names declaration n refers to: identifiers the
-// parser did not resolve in the chunk, and those it resolved to the
-// chunk's own top-level names (top), less the names n declares itself. A
-// field, a selector's name and a composite literal's key are no uses.
-func usesOf(n ast.Node, top map[string]bool, own []string) []string {
-	seen := map[string]bool{}
-	for _, o := range own {
-		seen[o] = true
-	}
-	var uses []string
-	inspectRefs(n, func(id *ast.Ident) bool {
-		if (id.Obj == nil || top[id.Name]) && !seen[id.Name] && id.Name != "_" {
-			seen[id.Name] = true
-			uses = append(uses, id.Name)
-		}
-		return true
-	})
-	sort.Strings(uses)
-	return uses
-}
-
-// inspectRefs calls ref for each identifier in n that may refer to a
-// top-level name, in source order, until ref returns false. A field's,
-// a selector's, a composite literal key's, a label's, an import's and a
-// declaration's own name are not such identifiers.
-func inspectRefs(n ast.Node, ref func(*ast.Ident) bool) {
-	stopped := false
-	var visit func(ast.Node) bool
-	visit = func(m ast.Node) bool {
-		if stopped {
-			return false
-		}
-		switch m := m.(type) {
-		case *ast.SelectorExpr:
-			ast.Inspect(m.X, visit)
-			return false
-		case *ast.KeyValueExpr:
-			if _, ok := m.Key.(*ast.Ident); !ok {
-				ast.Inspect(m.Key, visit)
-			}
-			ast.Inspect(m.Value, visit)
-			return false
-		case *ast.Field:
-			if m.Type != nil {
-				ast.Inspect(m.Type, visit)
-			}
-			return false
-		case *ast.LabeledStmt:
-			ast.Inspect(m.Stmt, visit)
-			return false
-		case *ast.BranchStmt:
-			return false
-		case *ast.FuncDecl:
-			if m.Recv != nil {
-				ast.Inspect(m.Recv, visit)
-			}
-			ast.Inspect(m.Type, visit)
-			if m.Body != nil {
-				ast.Inspect(m.Body, visit)
-			}
-			return false
-		case *ast.TypeSpec:
-			if m.TypeParams != nil {
-				ast.Inspect(m.TypeParams, visit)
-			}
-			ast.Inspect(m.Type, visit)
-			return false
-		case *ast.ValueSpec:
-			if m.Type != nil {
-				ast.Inspect(m.Type, visit)
-			}
-			for _, v := range m.Values {
-				ast.Inspect(v, visit)
-			}
-			return false
-		case *ast.ImportSpec:
-			return false
-		case *ast.Ident:
-			stopped = !ref(m)
-		}
-		return true
-	}
-	ast.Inspect(n, visit)
 }
 
 // noteCompiled records a compiled cell: it is declared again whole, from
@@ -331,7 +123,7 @@ func (e *Engine) checkLost(cell string, ps []*parsed) *CellError {
 			}
 		} else if p.body != nil {
 			for _, st := range p.body.List {
-				for _, id := range topDeclared(st) {
+				for _, id := range cellmodel.TopDeclared(st) {
 					own[id.Name] = true
 				}
 			}
@@ -343,7 +135,7 @@ func (e *Engine) checkLost(cell string, ps []*parsed) *CellError {
 			continue
 		}
 		var found *ast.Ident
-		inspectRefs(root, func(id *ast.Ident) bool {
+		cellmodel.InspectRefs(root, func(id *ast.Ident) bool {
 			if id.Obj == nil && !own[id.Name] && lost[id.Name] != "" {
 				found = id
 			}

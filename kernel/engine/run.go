@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"log"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/seed43a1e1ab/gocl/kernel/cellctx"
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 	"github.com/seed43a1e1ab/gocl/kernel/display"
 )
 
@@ -26,8 +26,9 @@ type parsed struct {
 	chunk
 	src   string
 	tfile *token.File
-	file  *ast.File      // kindImport, kindDecl
-	body  *ast.BlockStmt // kindStmt
+	file  *ast.File       // kindImport, kindDecl
+	body  *ast.BlockStmt  // kindStmt
+	part  *cellmodel.Part // the chunk in the cell's model, as parsed; nil for generated chunks
 }
 
 // node is the chunk's parsed code: the block of its statements, or the file
@@ -51,36 +52,13 @@ func (p *parsed) text(n ast.Node) string {
 	return p.src[a:b]
 }
 
-func (e *Engine) parseChunk(name, code string, ch chunk) (*parsed, error) {
-	directive := fmt.Sprintf("/*line %s/_.go:%d:%d*/", name, ch.line, ch.col)
-	body := code[ch.start:ch.end]
-	p := &parsed{chunk: ch}
-	fset := e.in.FileSet()
-	var err error
-	if ch.kind == kindStmt {
-		p.src = "package main; func main() {" + directive + body + "\n}"
-		var f *ast.File
-		f, err = parser.ParseFile(fset, "_.go", p.src, parser.DeclarationErrors)
-		if err == nil {
-			p.body = f.Decls[0].(*ast.FuncDecl).Body
-			p.tfile = fset.File(f.Pos())
-		}
-	} else {
-		p.src = "package main;" + directive + body
-		p.file, err = parser.ParseFile(fset, "_.go", p.src, parser.DeclarationErrors)
-		if err == nil {
-			p.tfile = fset.File(p.file.Pos())
-		}
-	}
-	return p, err
-}
-
 // execute runs code as the cell called name; e.mu is held. A compile
 // error on valid Go says that the limit is the interpreter's (triage.go).
 func (e *Engine) execute(ctx context.Context, code string, sink Sink, name string) Result {
 	r := e.executeCell(ctx, code, sink, name)
-	r.Err = e.explainStmtVars(code, r.Err) // yaegi_stmtvars.go, before triage's more general words
-	if err := e.triage(name, code, r.Err); err != nil {
+	again := e.reparse(name, code)          // split.go: parsed on demand, once for both
+	r.Err = e.explainStmtVars(again, r.Err) // yaegi_stmtvars.go, before triage's more general words
+	if err := e.triage(name, again, r.Err); err != nil {
 		r.Err = err
 	}
 	return r
@@ -92,23 +70,16 @@ func (e *Engine) executeCell(ctx context.Context, code string, sink Sink, name s
 	e.state.Unlock()
 	e.current.Store(&name)
 
-	split := splitCell
-	if blanked := blankPackageClause(code); blanked != code {
-		code, split = blanked, splitProgram
+	ps, model, perr := e.parseCell(name, code) // split.go: the cell's model, parsed once
+	if perr != nil {
+		return Result{Err: e.syntaxError(name, perr)}
 	}
-	var ps []*parsed
-	for _, ch := range split(code) {
-		p, err := e.parseChunk(name, code, ch)
-		if err != nil {
-			return Result{Err: e.syntaxError(name, err)}
-		}
-		ps = append(ps, p)
-	}
+	e.model.Store(model)
 	if name != "gocl" {
 		if err := e.checkLost(name, ps); err != nil { // replay.go
 			return Result{Err: err}
 		}
-		e.noteDeclared(name, ps)
+		e.noteDeclared(name, ps, model.Map)
 	}
 	c := e.newCellRun(name, ps)
 	if err := c.runPasses(passes); err != nil { // passes.go
@@ -266,7 +237,7 @@ func (e *Engine) compileGuardedGo(n ast.Node) (*interp.Program, error) {
 	line := 0
 	ast.Inspect(n, func(n ast.Node) bool {
 		if s, ok := n.(*ast.GoStmt); ok && line == 0 {
-			line = e.in.FileSet().Position(s.Pos()).Line
+			_, line, _ = e.cellPos(s.Pos())
 		}
 		return line == 0
 	})

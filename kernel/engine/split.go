@@ -1,18 +1,24 @@
 package engine
 
 import (
-	"go/scanner"
+	"go/parser"
 	"go/token"
 	"strings"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 )
 
+// The engine's names for the model of a cell (kernel/cellmodel), which
+// splits and parses cells for the engine, its replay, triage, debugger and
+// `gocl export`.
+
 // kind classifies a top-level piece of a cell.
-type kind int
+type kind = cellmodel.Kind
 
 const (
-	kindStmt   kind = iota // statements, run in the global scope
-	kindDecl               // func, type, var, const declarations
-	kindImport             // import declarations
+	kindStmt   = cellmodel.Stmt   // statements, run in the global scope
+	kindDecl   = cellmodel.Decl   // func, type, var, const declarations
+	kindImport = cellmodel.Import // import declarations
 )
 
 // chunk is a run of consecutive top-level units of one kind, as text of the
@@ -23,205 +29,104 @@ type chunk struct {
 	line, col  int
 }
 
-// unit is one top-level statement or declaration.
-type unit struct {
-	kind       kind
-	start, end int
+func chunkOf(c cellmodel.Chunk) chunk {
+	return chunk{kind: c.Kind, start: c.Start, end: c.End, line: c.Line, col: c.Col}
 }
 
-// splitCell cuts a cell into chunks of imports, declarations and statements,
-// in source order. It only tokenizes: syntax errors are left for the parser,
-// which sees each chunk with its true position. A cell whose brackets do not
-// balance comes back as one statement chunk, so the parser reports it.
+// splitCell cuts a cell's text into chunks (cellmodel.SplitText), without
+// looking for a package clause.
 func splitCell(src string) []chunk {
-	fset := token.NewFileSet()
-	file := fset.AddFile("", fset.Base(), len(src))
-	var s scanner.Scanner
-	s.Init(file, []byte(src), func(token.Position, string) {}, 0)
-
-	type tok struct {
-		pos int
-		tok token.Token
-		lit string
+	var out []chunk
+	for _, c := range cellmodel.SplitText(src) {
+		out = append(out, chunkOf(c))
 	}
-	var toks []tok
-	for {
-		p, t, lit := s.Scan()
-		if t == token.EOF {
-			break
-		}
-		toks = append(toks, tok{file.Offset(p), t, lit})
-	}
-
-	var units []unit
-	depth := 0
-	begin := -1 // index in toks of the current unit's first token
-	endOf := func(i int) int {
-		t := toks[i]
-		if t.tok == token.SEMICOLON && t.lit == "\n" {
-			return t.pos
-		}
-		if t.lit != "" {
-			return t.pos + len(t.lit)
-		}
-		return t.pos + len(t.tok.String())
-	}
-	closeUnit := func(last int) {
-		if begin < 0 || last < begin {
-			begin = -1
-			return
-		}
-		units = append(units, unit{classify(toks[begin].tok, func(k int) (token.Token, bool) {
-			if begin+k < len(toks) {
-				return toks[begin+k].tok, true
-			}
-			return token.ILLEGAL, false
-		}), toks[begin].pos, endOf(last)})
-		begin = -1
-	}
-	for i, t := range toks {
-		switch t.tok {
-		case token.LPAREN, token.LBRACE, token.LBRACK:
-			depth++
-		case token.RPAREN, token.RBRACE, token.RBRACK:
-			depth--
-		}
-		if depth < 0 {
-			return wholeCell(src)
-		}
-		if depth == 0 && t.tok == token.SEMICOLON {
-			closeUnit(i - 1)
-			continue
-		}
-		if begin < 0 {
-			begin = i
-		}
-	}
-	if depth != 0 {
-		return wholeCell(src)
-	}
-	closeUnit(len(toks) - 1)
-
-	return mergeUnits(src, units)
-}
-
-// splitProgram is splitCell for a whole program (a cell with a package
-// clause): its var declarations are package-level declarations, compiled
-// with its funcs and types as one file, so that they may refer to each
-// other in any order, as in Go.
-func splitProgram(src string) []chunk {
-	chunks := splitCell(src)
-	var units []unit
-	for _, c := range chunks {
-		k := c.kind
-		if k == kindStmt {
-			k = kindDecl
-		}
-		units = append(units, unit{kind: k, start: c.start, end: c.end})
-	}
-	return mergeUnits(src, units)
-}
-
-// mergeUnits joins consecutive units of one kind into chunks.
-func mergeUnits(src string, units []unit) []chunk {
-	var chunks []chunk
-	for _, u := range units {
-		if n := len(chunks); n > 0 && chunks[n-1].kind == u.kind {
-			chunks[n-1].end = u.end
-			continue
-		}
-		line, col := lineCol(src, u.start)
-		chunks = append(chunks, chunk{kind: u.kind, start: u.start, end: u.end, line: line, col: col})
-	}
-	return chunks
-}
-
-func wholeCell(src string) []chunk {
-	if strings.TrimSpace(src) == "" {
-		return nil
-	}
-	return []chunk{{kind: kindStmt, start: 0, end: len(src), line: 1, col: 1}}
-}
-
-// classify decides a unit's kind from its first tokens: a func keyword
-// followed by a name, or by a receiver and a name, is a declaration; a func
-// literal is a statement.
-func classify(first token.Token, at func(int) (token.Token, bool)) kind {
-	switch first {
-	case token.IMPORT:
-		return kindImport
-	case token.VAR:
-		// As a statement in the global scope: yaegi refuses a package-level
-		// var that refers to a variable made by a statement ("variable
-		// definition loop").
-		return kindStmt
-	case token.TYPE, token.CONST:
-		return kindDecl
-	case token.FUNC:
-		t, _ := at(1)
-		if t == token.IDENT {
-			return kindDecl
-		}
-		if t != token.LPAREN {
-			return kindStmt
-		}
-		depth := 0
-		for k := 1; ; k++ {
-			t, ok := at(k)
-			if !ok {
-				return kindStmt
-			}
-			switch t {
-			case token.LPAREN:
-				depth++
-			case token.RPAREN:
-				depth--
-			}
-			if depth == 0 {
-				next, _ := at(k + 1)
-				if next == token.IDENT && k > 2 {
-					return kindDecl // method: a receiver, then the name
-				}
-				return kindStmt // func() T { ... }() has no receiver
-			}
-		}
-	}
-	return kindStmt
+	return out
 }
 
 // lineCol converts a byte offset of src to a 1-based line and column.
-func lineCol(src string, off int) (line, col int) {
-	off = min(max(off, 0), len(src))
-	line = 1 + strings.Count(src[:off], "\n")
-	col = off - (strings.LastIndexByte(src[:off], '\n') + 1) + 1
-	return line, col
-}
+func lineCol(src string, off int) (line, col int) { return cellmodel.LineCol(src, off) }
 
 // sourceLine returns line n (1-based) of src without its newline.
-func sourceLine(src string, n int) string {
-	lines := strings.Split(src, "\n")
-	if n < 1 || n > len(lines) {
-		return ""
+func sourceLine(src string, n int) string { return cellmodel.SourceLine(src, n) }
+
+// parseCell parses code, the cell called name, once (cellmodel.Parse)
+// into the interpreter's file set, so that every position reports the
+// cell's own line and column in a file named "<name>/_.go" (yaegi keys
+// imports by the base name "_.go"). It returns the parsed chunks, which
+// the passes then change in place, and the cell's model; or the first
+// parse error.
+func (e *Engine) parseCell(name, code string) ([]*parsed, *cellmodel.Cell, error) {
+	if testHookParsed != nil {
+		testHookParsed(name)
 	}
-	return strings.TrimRight(lines[n-1], "\r")
+	model, err := cellmodel.Parse(code, cellmodel.Options{Name: name, FileSet: e.in.FileSet(), Mode: parser.DeclarationErrors})
+	if err != nil {
+		return nil, model, err
+	}
+	ps := make([]*parsed, 0, len(model.Parts))
+	for _, pt := range model.Parts {
+		ps = append(ps, parsedOf(pt))
+	}
+	return ps, model, nil
 }
 
-// blankPackageClause replaces a leading `package name` clause with spaces,
-// so that a whole program pasted into a cell runs as its body would; every
-// other byte keeps its position.
-func blankPackageClause(src string) string {
-	fset := token.NewFileSet()
-	file := fset.AddFile("", fset.Base(), len(src))
-	var s scanner.Scanner
-	s.Init(file, []byte(src), func(token.Position, string) {}, 0)
-	p, t, _ := s.Scan()
-	if t != token.PACKAGE {
-		return src
+// testHookParsed, when set by a test, is called each time a cell is parsed.
+var testHookParsed func(name string)
+
+// parseChunk parses chunk ch of code, the cell called name, as parseCell
+// parses each chunk.
+func (e *Engine) parseChunk(name, code string, ch chunk) (*parsed, error) {
+	pt := cellmodel.ParseChunk(e.in.FileSet(), name, code,
+		cellmodel.Chunk{Kind: ch.kind, Start: ch.start, End: ch.end, Line: ch.line, Col: ch.col}, parser.DeclarationErrors)
+	if pt.Err != nil {
+		return &parsed{chunk: ch, src: pt.Src, part: pt}, pt.Err
 	}
-	q, t, lit := s.Scan()
-	if t != token.IDENT {
-		return src
+	return parsedOf(pt), nil
+}
+
+// parsedOf is the engine's copy of part pt, whose syntax the passes change.
+func parsedOf(pt *cellmodel.Part) *parsed {
+	return &parsed{chunk: chunkOf(pt.Chunk), src: pt.Src, tfile: pt.TFile, file: pt.File, body: pt.Body, part: pt}
+}
+
+// reparsed is a cell parsed once more, as written: the passes changed the
+// syntax of the parse that ran, and the words given to a refused cell
+// (explainStmtVars, triage) read the cell as the user wrote it.
+type reparsed struct {
+	model *cellmodel.Cell
+	ps    []*parsed
+}
+
+// reparse returns the parse of code, the cell called name, for the
+// explanations of its compile error: made on the first call, which only an
+// explanation that applies makes, and shared by the next; nil when the cell
+// does not parse.
+func (e *Engine) reparse(name, code string) func() *reparsed {
+	var r *reparsed
+	done := false
+	return func() *reparsed {
+		if !done {
+			done = true
+			if ps, model, err := e.parseCell(name, code); err == nil {
+				r = &reparsed{model: model, ps: ps}
+			}
+		}
+		return r
 	}
-	start, end := file.Offset(p), file.Offset(q)+len(lit)
-	return src[:start] + strings.Repeat(" ", end-start) + src[end:]
+}
+
+// cellPos is where pos lies in a user's cell: the cell's name, line and
+// column, by the running cell's model (cellmodel.PosMap), which maps the
+// cell's wrapped, rewritten and generated nodes back to the cell. A
+// position outside it (an earlier cell's, a user expression's, the
+// engine's own code) is read from the file set, whose /*line*/ directives
+// name the cell.
+func (e *Engine) cellPos(pos token.Pos) (cell string, line, col int) {
+	if m := e.model.Load(); m != nil {
+		if p, ok := m.Map.Position(pos); ok {
+			return p.Cell, p.Line, p.Col
+		}
+	}
+	p := e.in.FileSet().Position(pos)
+	return strings.TrimSuffix(p.Filename, "/_.go"), p.Line, p.Column
 }

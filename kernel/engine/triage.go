@@ -23,26 +23,19 @@ import (
 var benignTypeErrors = []string{"declared and not used", "is not used", "imported and not used", "missing function body"}
 
 // triage returns the error for a cell yaegi refused with err, or nil to keep
-// err.
-func (e *Engine) triage(name, code string, err *CellError) *CellError {
+// err; again gives the cell parsed as written (reparse).
+func (e *Engine) triage(name string, again func() *reparsed, err *CellError) *CellError {
 	if err == nil {
 		return nil
 	}
 	if _, ok := fromInterpreter.LoadAndDelete(err); !ok || err.Name != "CompileError" || name == "gocl" {
 		return nil // gocl's own refusal says why already
 	}
-	split := splitCell
-	if blanked := blankPackageClause(code); blanked != code {
-		code, split = blanked, splitProgram
+	re := again()
+	if re == nil {
+		return nil
 	}
-	var ps []*parsed
-	for _, ch := range split(code) {
-		p, perr := e.parseChunk(name, code, ch)
-		if perr != nil {
-			return nil
-		}
-		ps = append(ps, p)
-	}
+	ps := re.ps
 	ch := e.crossSession().Check(e.crossCell(ps))
 	for _, te := range ch.Errors {
 		if !isBenign(te) {

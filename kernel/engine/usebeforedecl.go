@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 )
 
 // A cell's top-level statements are one function body, where a name is
@@ -38,7 +40,7 @@ func (e *Engine) laterNames(ps []*parsed) map[string]bool {
 		}
 	}
 	for i, st := range stmts {
-		for _, id := range topDeclared(st) {
+		for _, id := range cellmodel.TopDeclared(st) {
 			if _, seen := declaredAt[id.Name]; !seen {
 				declaredAt[id.Name] = i
 			}
@@ -66,41 +68,6 @@ func (e *Engine) laterNames(ps []*parsed) map[string]bool {
 		})
 	}
 	return found
-}
-
-// topDeclared lists the names a top-level statement (or a spec of one)
-// declares.
-func topDeclared(st ast.Node) []*ast.Ident {
-	var ids []*ast.Ident
-	switch s := st.(type) {
-	case *ast.ValueSpec:
-		for _, id := range s.Names {
-			if id.Name != "_" {
-				ids = append(ids, id)
-			}
-		}
-	case *ast.AssignStmt:
-		if s.Tok.String() == ":=" {
-			for _, l := range s.Lhs {
-				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
-					ids = append(ids, id)
-				}
-			}
-		}
-	case *ast.DeclStmt:
-		if g, ok := s.Decl.(*ast.GenDecl); ok {
-			for _, sp := range g.Specs {
-				if vs, ok := sp.(*ast.ValueSpec); ok {
-					for _, id := range vs.Names {
-						if id.Name != "_" {
-							ids = append(ids, id)
-						}
-					}
-				}
-			}
-		}
-	}
-	return ids
 }
 
 // refuseUseBeforeDecl returns Go's diagnostic for a use of a name before the

@@ -36,7 +36,7 @@ func (e *Engine) refuseRedeclared(name string, ps []*parsed) *CellError {
 				return true
 			}
 			if prev, ok := seen[id.Name]; ok && prev.chunk != i {
-				line := e.in.FileSet().Position(prev.pos).Line
+				_, line, _ := e.cellPos(prev.pos)
 				err = e.errorAt(name, "CompileError", fmt.Sprintf("%s redeclared in this block (declared before at line %d of this cell; "+
 					"a cell's top level is one scope, as a function body is: declare a name once a cell, and again in a later cell if you like)",
 					id.Name, line), id.Pos(), nil)

@@ -2,10 +2,10 @@ package engine
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"regexp"
 	"strings"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellmodel"
 )
 
 // A cell's functions, types and methods are compiled before its statements
@@ -25,8 +25,8 @@ var undefinedNameRE = regexp.MustCompile(`^undefined: (\w+)`)
 // the cause is that a function of the cell uses a variable a statement of
 // the cell declares, a copy that says so and what to write (a copy is
 // gocl's own error, which triage.go leaves as it is).
-func (e *Engine) explainStmtVars(code string, err *CellError) *CellError {
-	if err == nil || err.Name != "CompileError" || len(err.Traceback) == 0 || blankPackageClause(code) != code {
+func (e *Engine) explainStmtVars(again func() *reparsed, err *CellError) *CellError {
+	if err == nil || err.Name != "CompileError" || len(err.Traceback) == 0 {
 		return err
 	}
 	m := undefinedNameRE.FindStringSubmatch(err.Value)
@@ -34,38 +34,32 @@ func (e *Engine) explainStmtVars(code string, err *CellError) *CellError {
 	if m == nil && !loop {
 		return err
 	}
-	fset := token.NewFileSet()
+	re := again()
+	if re == nil || re.model.Program {
+		return err
+	}
 	stmtVars := map[string]bool{}
 	var funcs []ast.Node
-	for _, ch := range splitCell(code) {
-		body := code[ch.start:ch.end]
-		switch ch.kind {
+	for _, p := range re.model.Parts {
+		switch p.Kind {
 		case kindStmt:
-			f, perr := parser.ParseFile(fset, "", "package p; func _() {"+body+"\n}", 0)
-			if perr != nil {
-				return err
-			}
-			for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
+			for _, st := range p.Body.List {
 				if ds, ok := st.(*ast.DeclStmt); ok {
 					if g, ok := ds.Decl.(*ast.GenDecl); ok {
 						for _, sp := range g.Specs {
-							for _, id := range topDeclared(sp) {
+							for _, id := range cellmodel.TopDeclared(sp) {
 								stmtVars[id.Name] = true
 							}
 						}
 						continue
 					}
 				}
-				for _, id := range topDeclared(st) {
+				for _, id := range cellmodel.TopDeclared(st) {
 					stmtVars[id.Name] = true
 				}
 			}
 		case kindDecl:
-			f, perr := parser.ParseFile(fset, "", "package p;"+body, 0)
-			if perr != nil {
-				return err
-			}
-			for _, d := range f.Decls {
+			for _, d := range p.File.Decls {
 				funcs = append(funcs, d)
 			}
 		}
