@@ -20,8 +20,11 @@ import (
 const (
 	waitBlock    = iota // park the goroutine; a goroutine waits in C
 	waitSpin            // poll the command's status from the waiting goroutine
-	waitSpinLock        // waitSpin with the goroutine locked to its thread (issue 21's probe)
-	waitSpinC           // poll in C, a slice of spinSlice per cgo call (issue 21's probe)
+	waitSpinLock        // waitSpin with the goroutine locked to its thread
+	waitSpinC           // poll in C, a slice of spinSlice per cgo call
+	// waitSpinLock and waitSpinC were issue 21's candidates for a warmer
+	// call after a 72 ms wait; on the H200 they measured no better than
+	// waitSpin (bench/RESULTS.md), and stay for measuring (GOCL_WAIT).
 )
 
 // waitModeNames are GOCL_WAIT's values.
