@@ -5,8 +5,10 @@
 //
 // Each trial: warm the probes' data, wait one of the conditions below, then
 // time one probe, on one thread, the conditions and probes in turn:
-//   conditions: warm (the probe once more, at once), spin 7/72 ms (a loop on
-//     the clock), sleep 7/72 ms (nanosleep: the CPU may idle), gpu 4e8/4e9
+//   conditions: warm (the probe once more, at once), spin 1/2/7/72 ms (a loop
+//     on the clock), spin 72 ms chasing the 32K ring every 100 µs (does
+//     touching a working set during a wait keep it?), sleep 7/72 ms
+//     (nanosleep: the CPU may idle), gpu 4e8/4e9
 //     (a pinned non-blocking write of that many bytes, waited in
 //     clWaitForEvents as a C program waits), gpu 4e9 poll (the same copy,
 //     waited by polling its status in a loop), gpu 4e9 then sleep (the copy
@@ -15,7 +17,8 @@
 //     chase 1M (16384 lines, L2-sized), enqueue (a non-blocking 4e8-byte
 //     pinned clEnqueueWriteBuffer: the driver call, as bench/hostblocked's C)
 // It prints a markdown table of medians (p10, p90) and how often the CPU
-// changed during the wait.
+// changed during the wait, then per condition the host's steal time (is the
+// vCPU descheduled while it waits?) and the thread's involuntary switches.
 //
 //   cc -O2 -o coldpath bench/coldpath/coldpath.c -lOpenCL
 //   coldpath [rounds] [big bytes] [small bytes]
@@ -29,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 static long long now(void) {
 	struct timespec t;
@@ -151,8 +156,8 @@ static long long probe(int p) {
 	return t;
 }
 
-enum { CWARM, CSPIN7, CSPIN72, CSLEEP7, CSLEEP72, CGPUS, CGPUB, CGPUBPOLL, CGPUBSLEEP, NCOND };
-static const char *conds[NCOND] = {"warm (the probe again at once)", "spin 7 ms", "spin 72 ms", "sleep 7 ms", "sleep 72 ms",
+enum { CWARM, CSPIN1, CSPIN2, CSPIN7, CSPIN72, CSPINTOUCH, CSLEEP7, CSLEEP72, CGPUS, CGPUB, CGPUBPOLL, CGPUBSLEEP, NCOND };
+static const char *conds[NCOND] = {"warm (the probe again at once)", "spin 1 ms", "spin 2 ms", "spin 7 ms", "spin 72 ms", "spin 72 ms, chasing the 32K ring every 100 µs", "sleep 7 ms", "sleep 72 ms",
 	"gpu small copy, clWaitForEvents", "gpu big copy, clWaitForEvents", "gpu big copy, polled in a loop", "gpu big copy, slept past its end"};
 
 // condition waits condition c; for warm it runs the probe once untimed.
@@ -169,8 +174,17 @@ static void condition(int c, int p) {
 			clReleaseEvent(w);
 		}
 		break;
+	case CSPIN1: spin(1000000); break;
+	case CSPIN2: spin(2000000); break;
 	case CSPIN7: spin(7000000); break;
 	case CSPIN72: spin(72000000); break;
+	case CSPINTOUCH:
+		t0 = now();
+		while (now() - t0 < 72000000LL) {
+			chase(r32k, 512);
+			spin(100000);
+		}
+		break;
 	case CSLEEP7: nap(7000000); break;
 	case CSLEEP72: nap(72000000); break;
 	case CGPUS: finish(copy(small, dsmall)); break;
@@ -192,6 +206,31 @@ static void condition(int c, int p) {
 	}
 }
 
+// steal is the host's steal time of CPU cpu so far (USER_HZ ticks, from
+// /proc/stat), or -1 when the kernel does not say.
+static long long steal(int cpu) {
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f) return -1;
+	char want[32], line[512];
+	snprintf(want, sizeof want, "cpu%d ", cpu);
+	long long v = -1;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, want, strlen(want)) == 0) {
+			long long x[8];
+			if (sscanf(line + strlen(want), "%lld %lld %lld %lld %lld %lld %lld %lld", &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7]) == 8) v = x[7];
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+// involuntary is how often the kernel has preempted this thread.
+static long involuntary(void) {
+	struct rusage u;
+	getrusage(RUSAGE_THREAD, &u);
+	return u.ru_nivcsw;
+}
+
 static int cmp(const void *a, const void *b) {
 	long long x = *(const long long *)a, y = *(const long long *)b;
 	return x < y ? -1 : x > y;
@@ -211,6 +250,9 @@ int main(int argc, char **argv) {
 	}
 	long long *t = calloc((size_t)rounds * NCOND * NPROBE, sizeof(long long));
 	int moved[NCOND][NPROBE] = {{0}};
+	long long stolen[NCOND] = {0}, waited[NCOND] = {0};
+	long preempted[NCOND] = {0};
+	int stealOK = 1;
 	for (int r = 0; r < rounds; r++)
 		for (int k = 0; k < NCOND; k++) {
 			int c = (k + r) % NCOND;
@@ -219,7 +261,14 @@ int main(int argc, char **argv) {
 				chase(r1m, 16384); // warm the probes' data
 				chase(r32k, 512);
 				int cpu0 = sched_getcpu();
+				long long s0 = steal(cpu0), w0 = now();
+				long i0 = involuntary();
 				condition(c, p);
+				long long s1 = steal(cpu0);
+				waited[c] += now() - w0;
+				preempted[c] += involuntary() - i0;
+				if (s0 < 0 || s1 < 0) stealOK = 0;
+				else stolen[c] += s1 - s0;
 				long long x = probe(p);
 				if (sched_getcpu() != cpu0) moved[c][p]++;
 				t[((size_t)c * NPROBE + p) * rounds + r] = x;
@@ -240,5 +289,10 @@ int main(int argc, char **argv) {
 		}
 		printf("\n");
 	}
+	long hz = sysconf(_SC_CLK_TCK);
+	printf("\nDuring the conditions (all trials): the host's steal time of the CPU as a share of the time waited (/proc/stat, %ld ticks a second%s), and the kernel's involuntary switches of this thread per trial\n\n", hz, stealOK ? "" : "; not reported here");
+	printf("| condition | time waited | steal | involuntary switches per trial |\n|---|---|---|---|\n");
+	for (int c = 0; c < NCOND; c++)
+		printf("| %s | %.2f s | %.2f%% | %.2f |\n", conds[c], waited[c] / 1e9, stealOK && waited[c] ? 100.0 * stolen[c] / hz / (waited[c] / 1e9) : 0.0, (double)preempted[c] / (rounds * NPROBE));
 	return 0;
 }
