@@ -42,9 +42,13 @@
 // Waiting ([Event.Wait], [Queue.Finish]) happens in Go, so interrupting the
 // cell stops the wait. On a GPU the waiting goroutine spins, asking the
 // command's status every 2 µs, as NVIDIA's clWaitForEvents spins for a C
-// program: the call after a wait then starts warm (a thread that slept
-// runs its next call several times slower). Elsewhere, and after a second
-// of spinning, it parks on a channel fed by a goroutine blocked in
+// program: the call after a short wait then starts warmer (a thread that
+// slept runs its next call several times slower); after tens of
+// milliseconds the virtual machine's caches are cold whichever way the
+// thread waited, C's included (bench/RESULTS.md, "Issue 21: why the call
+// after a long wait runs cold"). Elsewhere, and after a second of
+// spinning, it parks on a channel fed by a goroutine blocked in
 // clWaitForEvents (or the completion callback). GOCL_WAIT=block or spin
-// chooses for every device.
+// chooses for every device; spinlock and spinc (spin locked to the
+// thread, or in C) exist to measure against spin, and measured no better.
 package clapi

@@ -271,7 +271,7 @@ func (e *Event) Wait() {
 func (e *Event) wait() *Error {
 	if !e.st.settled() {
 		ctx := cellctx.Current()
-		if waitMode(e.queue) == waitSpin && !e.user && e.spinWait(ctx) {
+		if !e.user && e.spun(ctx) {
 			return e.waited()
 		}
 		if ctx.Err() != nil {

@@ -18,12 +18,17 @@ import (
 // spins; a spinning Wait keeps the cell's goroutine on its CPU the same
 // way, so the call after a wait starts warm.
 const (
-	waitBlock = iota // park the goroutine; a goroutine waits in C
-	waitSpin         // poll the command's status from the waiting goroutine
+	waitBlock    = iota // park the goroutine; a goroutine waits in C
+	waitSpin            // poll the command's status from the waiting goroutine
+	waitSpinLock        // waitSpin with the goroutine locked to its thread
+	waitSpinC           // poll in C, a slice of spinSlice per cgo call
+	// waitSpinLock and waitSpinC were issue 21's candidates for a warmer
+	// call after a 72 ms wait; on the H200 they measured no better than
+	// waitSpin (bench/RESULTS.md), and stay for measuring (GOCL_WAIT).
 )
 
 // waitModeNames are GOCL_WAIT's values.
-var waitModeNames = map[string]int{"block": waitBlock, "spin": waitSpin}
+var waitModeNames = map[string]int{"block": waitBlock, "spin": waitSpin, "spinlock": waitSpinLock, "spinc": waitSpinC}
 
 // waitModeOverride is GOCL_WAIT's choice, or -1 to choose by device type.
 var waitModeOverride = func() int {

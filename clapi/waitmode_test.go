@@ -17,8 +17,17 @@ func withWaitMode(t *testing.T, mode int) {
 	t.Cleanup(func() { waitModeOverride = old })
 }
 
+// spinModes are the wait modes that spin, by GOCL_WAIT name.
+var spinModes = []string{"spin", "spinlock", "spinc"}
+
 func TestSpinningWaitCompletesCopies(t *testing.T) {
-	withWaitMode(t, waitSpin)
+	for _, name := range spinModes {
+		t.Run(name, func(t *testing.T) { testSpinningWaitCompletesCopies(t, waitModeNames[name]) })
+	}
+}
+
+func testSpinningWaitCompletesCopies(t *testing.T, mode int) {
+	withWaitMode(t, mode)
 	ctx, q := testQueue(t)
 	a := RandomSeed(1<<20, 3)
 	buf := NewBufferSize(ctx, ReadWrite, 8*len(a))
@@ -43,7 +52,13 @@ func TestSpinningWaitCompletesCopies(t *testing.T) {
 }
 
 func TestSpinningWaitIsInterruptible(t *testing.T) {
-	withWaitMode(t, waitSpin)
+	for _, name := range spinModes {
+		t.Run(name, func(t *testing.T) { testSpinningWaitIsInterruptible(t, waitModeNames[name]) })
+	}
+}
+
+func testSpinningWaitIsInterruptible(t *testing.T, mode int) {
+	withWaitMode(t, mode)
 	ctx, q := testQueue(t)
 	u := NewUserEvent(ctx)
 	m := EnqueueMarker(q, WaitFor(u))
@@ -106,5 +121,10 @@ func TestWaitModeByDevice(t *testing.T) {
 	waitModeOverride = waitBlock
 	if waitMode(gpu) != waitBlock {
 		t.Error("GOCL_WAIT=block did not override the GPU's spinning")
+	}
+	for _, name := range spinModes {
+		if _, ok := waitModeNames[name]; !ok {
+			t.Errorf("GOCL_WAIT=%s is not a wait mode", name)
+		}
 	}
 }

@@ -58,6 +58,9 @@ type sample struct {
 	// before the call to each of clapi's probe points, then to the driver
 	// call, and after it to the event made and to the return (seconds).
 	Steps []float64 `json:"steps_s,omitempty"`
+	// After is where the condition's wait before the call left the
+	// goroutine (cspin, csleep, spin, lockspin, sleep conditions).
+	After *betweenInfo `json:"after_wait,omitempty"`
 }
 
 // bench holds the objects the three ways use and what they measured.
@@ -74,6 +77,7 @@ type bench struct {
 	between func()
 	cond    string
 	conds   []condition
+	last    *betweenInfo // the last condition's wait, for the next timed call's sample
 }
 
 func (b *bench) add(way string, ret, binding, device time.Duration) {
@@ -85,7 +89,8 @@ func (b *bench) addWait(way string, ret, binding, before, device time.Duration, 
 	if b.cond != "" {
 		key = b.cond + "/" + way
 	}
-	b.samples[key] = append(b.samples[key], sample{ret.Seconds(), binding.Seconds(), before.Seconds(), device.Seconds(), w, nil})
+	b.samples[key] = append(b.samples[key], sample{ret.Seconds(), binding.Seconds(), before.Seconds(), device.Seconds(), w, nil, b.last})
+	b.last = nil
 }
 
 // stepNames name a sample's Steps.
@@ -328,10 +333,14 @@ func runCell(b *bench, src string) error {
 		"Source":     reflect.ValueOf(func() any { return b.source }),
 		"Rounds":     reflect.ValueOf(func() int { return b.rounds }),
 		"Conditions": reflect.ValueOf(func() int { return len(b.conds) }),
-		"Condition":  reflect.ValueOf(func(i int) { b.cond, b.between = b.conds[i].name, b.conds[i].run }),
-		"Between":    reflect.ValueOf(func() { b.between() }),
-		"C":          reflect.ValueOf(b.c),
-		"Compiled":   reflect.ValueOf(b.compiled),
+		"Condition": reflect.ValueOf(func(i int) {
+			c := b.conds[i]
+			b.cond, b.between = c.name, func() { c.run(b) }
+			setWaitMode(c.wait)
+		}),
+		"Between":  reflect.ValueOf(func() { b.between() }),
+		"C":        reflect.ValueOf(b.c),
+		"Compiled": reflect.ValueOf(b.compiled),
 		"Cell": reflect.ValueOf(func(way string, ret, binding, before, device time.Duration) {
 			b.addWait(way, ret, binding, before, device, nil)
 		}),
@@ -444,6 +453,7 @@ func table(b *bench, dev clapi.Device, nbytes int, cond string) string {
 		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s | %s | %s | %s | %.2fx | %s |\n", way, us(median(ret)), us(quantile(ret, 0.1)), us(quantile(ret, 0.9)), bind, own, before, gbps, median(ret)/cMed, busy(s))
 	}
 	fmt.Fprintln(&w)
+	w.WriteString(afterWait(b, key))
 	if _, _, ok := clapi.CopyProbes(); ok {
 		fmt.Fprintln(&w, "gocl's own work by step (clapi built with -tags goclprobe; medians; each probe reads the clock, which it adds to its step):")
 		fmt.Fprintln(&w)
