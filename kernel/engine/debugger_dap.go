@@ -324,8 +324,8 @@ func (d *debugState) stackTrace(args json.RawMessage) (any, error) {
 		pos := f.Position()
 		cell := cellOfFile(pos.Filename)
 		name := f.Name()
-		if name == "main" || name == "<init>" {
-			name = cell
+		if name == "main" || name == "<init>" || name == bodyName {
+			name = cell // a cell's top level, not gocl's wrapper
 		}
 		fr := map[string]any{"id": id, "name": name, "line": pos.Line, "column": pos.Column}
 		if code, ok := d.codes[cell]; ok {
