@@ -6,7 +6,10 @@
 // naming the cell), that the variables panel shows the value of a variable
 // the cell set before the stop, then steps over one line (the highlight
 // moves, the panel shows the new variable), continues, and reads the cell's
-// output.
+// output. Then it picks the "panics" filter in the breakpoints panel's
+// pause-on-exceptions menu, runs a cell whose line 3 panics, and checks it
+// stops at that line with the variables there in the panel, and that
+// continue ends the cell with the panic's error.
 //
 // Run it with e2e/browser/run.sh, or `node --test debugger.test.mjs` here
 // with GOCL_BIN and GOCL_VENV set. GOCL_SCREENSHOTS: a folder (docs/) a
@@ -78,7 +81,7 @@ describe('JupyterLab 4 debugger on Go cells in headless Chromium', () => {
   before(async () => { await harness.start(); }, { timeout: 90_000 });
   after(async () => { await harness.stop(); }, { timeout: 40_000 });
 
-  test('breakpoint in a cell\'s gutter, stop, variables panel, next, continue, output', { timeout: 180_000 }, async () => {
+  test('breakpoint in a cell\'s gutter, stop, variables panel, next, continue, output; stop on a panic', { timeout: 180_000 }, async () => {
     const page = await harness.context.newPage();
     page.setDefaultTimeout(30_000);
     const errors = [];
@@ -137,6 +140,23 @@ describe('JupyterLab 4 debugger on Go cells in headless Chromium', () => {
       assert.deepEqual(done.errors, [], 'the cell ends without error');
       assert.equal(done.text, '40 42 420\n', 'the cell\'s output');
       assert.deepEqual(await dbg.highlighted(0), [], 'no line is highlighted once the cell ended');
+
+      log('  pause on exceptions: the "panics" filter, then a cell that panics');
+      await dbg.pauseOnPanics();
+      await d.editCell(1);
+      await page.keyboard.press('Control+Enter');
+      const raised = await waitUntil(async () => { const h = await dbg.highlighted(1); return h.length && h; }, 30_000, 'the panicking cell to stop');
+      assert.deepEqual(raised, [3], 'the cell stops at line 3, where xs[i] panics');
+      const at = await waitUntil(async () => { const v = await dbg.variables(); return v.i && v; }, 30_000, 'i in the variables panel');
+      assert.equal(at.i, '4', 'the variables panel shows i = 4 where the panic was raised');
+      assert.equal((await d.cells())[1].finished, false, 'the cell has not ended while stopped on its panic');
+      await dbg.button('Continue');
+      const failed = await waitUntil(async () => {
+        const s = (await d.cells())[1];
+        return s.finished && await d.idle() && s;
+      }, 30_000, 'the panicking cell to end after continue');
+      assert.ok(failed.errors.some((e) => e.includes('index out of range [4] with length 3')),
+        `after continue the cell shows the panic's error (it shows ${JSON.stringify(failed.errors)})`);
       passed = true;
     } finally {
       if (!passed) {
@@ -234,6 +254,15 @@ class DebugPanel {
       }
       return out;
     });
+  }
+
+  // pauseOnPanics picks the "panics" filter in the breakpoints panel's
+  // pause-on-exceptions menu and waits for the button to show it is on.
+  async pauseOnPanics() {
+    const button = this.page.locator('#jp-debugger-sidebar .jp-debugger-pauseOnExceptions');
+    await button.locator('button, jp-button').first().click();
+    await this.page.locator('.jp-PauseOnExceptions-menu .lm-Menu-item', { hasText: 'panics' }).first().click();
+    await waitUntil(async () => await button.locator('.jp-PauseOnExceptions').getAttribute('aria-pressed') === 'true', 20_000, 'the pause-on-exceptions button to be on');
   }
 
   // button presses one of the debugger's toolbar buttons (Continue, Next,

@@ -182,6 +182,9 @@ def flow(test, s, prog):
     test.assertEqual(s.scope_vars(top["id"], "Globals")["y"]["value"], "5")
 
     s.ok("continue", {"threadId": thread})
+    # ipykernel forgets the stopped thread (and then inspects variables in
+    # the shell, not the frame) when this event comes.
+    s.event("continued")
     reply = s.execute_reply(msg_id)
     test.assertEqual(reply["status"], "ok")
 

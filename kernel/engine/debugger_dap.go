@@ -111,7 +111,6 @@ func (d *debugState) initialize(json.RawMessage) (any, error) {
 	d.mu.Lock()
 	d.started = true
 	d.mu.Unlock()
-	d.emit("initialized", map[string]any{})
 	return map[string]any{
 		"supportsConfigurationDoneRequest": true,
 		"supportsEvaluateForHovers":        true,
@@ -128,10 +127,15 @@ func (d *debugState) initialize(json.RawMessage) (any, error) {
 	}, nil
 }
 
+// attach sends the "initialized" event, as debugpy does: JupyterLab
+// builds its pause-on-exceptions menu from initialize's response when the
+// event comes, so it must come after that response (JupyterLab attaches
+// once it has it), not while initialize is answered.
 func (d *debugState) attach(json.RawMessage) (any, error) {
 	d.mu.Lock()
 	d.started = true
 	d.mu.Unlock()
+	d.emit("initialized", map[string]any{})
 	return nil, nil
 }
 
@@ -427,12 +431,14 @@ func (d *debugState) cont(args json.RawMessage) (any, error) {
 	if dbg == nil || len(gs) == 0 {
 		return nil, dapError("nothing is stopped")
 	}
+	// continued goes out before the cell runs on: after, it could follow
+	// the cell's next stop, and JupyterLab would drop that stop's state.
+	d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": true})
 	for _, g := range gs {
 		if err := d.resume(dbg, g, 0); err != nil {
 			return nil, dapError(fmt.Sprintf("continue goroutine %d: %v", g, err))
 		}
 	}
-	d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": true})
 	return map[string]any{"allThreadsContinued": true}, nil
 }
 
@@ -462,10 +468,10 @@ func stepper(reason interp.DebugEventReason) dapHandler {
 		if dbg == nil || !ok {
 			return nil, dapError(fmt.Sprintf("thread %d is not stopped", a.ThreadID))
 		}
+		d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": false}) // before the step's stop
 		if err := d.resume(dbg, a.ThreadID, reason); err != nil {
 			return nil, dapError(fmt.Sprintf("step: %v", err))
 		}
-		d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": false})
 		return nil, nil
 	}
 }
@@ -514,11 +520,11 @@ func (d *debugState) disconnect(json.RawMessage) (any, error) {
 		}
 	}
 	d.mu.Unlock()
-	for _, g := range gs {
-		_ = d.resume(dbg, g, 0)
-	}
 	if len(gs) > 0 {
 		d.emit("continued", map[string]any{"threadId": 1, "allThreadsContinued": true})
+	}
+	for _, g := range gs {
+		_ = d.resume(dbg, g, 0)
 	}
 	return nil, nil
 }
