@@ -308,6 +308,13 @@ class DebuggerTest(unittest.TestCase):
         self.assertEqual((top["name"], top["line"], top["source"]["path"]), ("at", 2, decl_path))
         self.assertEqual((frames[1]["line"], frames[1]["source"]["path"]), (3, path))
         self.assertEqual(s.scope_vars(top["id"], "Locals")["i"]["value"], "4")
+        # evaluate: an expression over the frame's variables (Go's answer:
+        # xs is [1 2 3] and i is 4 there), and one that would panic.
+        ev = s.ok("evaluate", {"expression": "xs[len(xs)-1]*10 + i", "frameId": top["id"], "context": "repl"})
+        self.assertEqual((ev["result"], ev["type"]), ("34", "int"))
+        bad = s.request("evaluate", {"expression": "xs[i]", "frameId": top["id"], "context": "repl"})
+        self.assertFalse(bad["success"])
+        self.assertIn("index out of range [4] with length 3", bad["message"])
         info = s.ok("exceptionInfo", {"threadId": thread})
         self.assertEqual(info["breakMode"], "unhandled")
         self.assertIn("index out of range [4] with length 3", info["description"])

@@ -185,7 +185,10 @@ func (d *debugState) evaluate(args json.RawMessage) (any, error) {
 	defer d.mu.Unlock()
 	v, ok := d.lookup(a.Expression, a.FrameID)
 	if !ok {
-		return nil, dapError(fmt.Sprintf("gocl's debugger evaluates a variable's name or its fields (x, x.f), and finds no %q", a.Expression))
+		var err error
+		if v, err = d.evalExpr(a.Expression, a.FrameID); err != nil {
+			return nil, dapError(err.Error())
+		}
 	}
 	ref := 0
 	if expandable(v) {
