@@ -425,6 +425,7 @@ class DebuggerTest(unittest.TestCase):
         code = "a := 40\nb := a + 2\nfmt.Println(b)"
         path = s.ok("dumpCell", {"code": code})["sourcePath"]
         s.ok("setBreakpoints", {"breakpoints": [{"line": 2}], "source": {"path": path}})
+        s.ok("setExceptionBreakpoints", {"filters": ["panics"]})
         msg_id = s.kc.execute(code)
         s.event("stopped")
         engines = engine_pids(s.km.provisioner.pid)
@@ -442,6 +443,13 @@ class DebuggerTest(unittest.TestCase):
         self.assertEqual(s.top(thread)[0]["line"], 2)
         s.ok("continue", {"threadId": thread})
         self.assertEqual(s.execute_reply(msg_id)["status"], "ok")
+        # The exception filter set before the crash holds in the fresh engine.
+        msg_id = s.kc.execute("var m map[string]int\nm[\"k\"] = 1")
+        stopped = s.event("stopped")
+        self.assertEqual(stopped["reason"], "exception")
+        self.assertEqual(s.top(stopped["threadId"])[0]["line"], 2)
+        s.ok("continue", {"threadId": stopped["threadId"]})
+        self.assertEqual(s.execute_reply(msg_id)["status"], "error")
 
     def test_restart_while_stopped(self):
         s = self.s
