@@ -3,7 +3,8 @@
 # by playwright-core: every notebook, interrupt, restart, completion, the
 # tooltip and stdin in JupyterLab 4 and Notebook 7 (from gocl's venv) and in
 # Debian's classic Notebook 6.4 (notebook.test.mjs says what it checks), then
-# the @jupyterlab/services protocol test through jupyter_server
+# JupyterLab's debugger on Go cells (debugger.test.mjs), then the
+# @jupyterlab/services protocol test through jupyter_server
 # (services.test.mjs).
 #
 #   e2e/browser/run.sh                       run them
@@ -15,7 +16,8 @@
 # node_modules is missing or stale (npm's cache makes reruns offline); never
 # downloads a browser. Uses $GOCL_BIN when set (install.sh sets it), else
 # builds gocl into a temporary directory. GOCL_FRONTENDS, GOCL_NOTEBOOK,
-# GOCL_N: see notebook.test.mjs.
+# GOCL_N: see notebook.test.mjs. GOCL_FRONTENDS without lab skips the
+# debugger test.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -23,7 +25,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 case "${1:-}" in
   "") ;;
   --update-screenshots) export GOCL_SCREENSHOTS="$ROOT/docs" ;;
-  -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
   *) echo "run.sh: unknown option '$1' (use --update-screenshots, or nothing)" >&2; exit 2 ;;
 esac
 
@@ -70,6 +72,12 @@ fi
 start=$(date +%s)
 timeout -k 10 1500 node --test --test-concurrency=1 notebook.test.mjs
 echo "run.sh: browser suites took $(( $(date +%s) - start )) s"
+case ",${GOCL_FRONTENDS:-lab}," in
+  *,lab,*)
+    start=$(date +%s)
+    timeout -k 10 400 node --test --test-concurrency=1 debugger.test.mjs
+    echo "run.sh: JupyterLab debugger test took $(( $(date +%s) - start )) s" ;;
+esac
 start=$(date +%s)
 timeout -k 10 300 node --test --test-concurrency=1 services.test.mjs
 echo "run.sh: @jupyterlab/services protocol test took $(( $(date +%s) - start )) s"

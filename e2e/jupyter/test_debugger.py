@@ -4,7 +4,9 @@ The flow is the one ipykernel's own debugger tests follow, and the one
 JupyterLab's debugger panel sends: initialize, attach, debugInfo, dumpCell,
 setBreakpoints, configurationDone, execute, the stopped event, stackTrace,
 scopes, variables, next, continue, inspectVariables, richInspectVariables,
-disconnect. Where /opt/gocl/venv has ipykernel and debugpy, the same flow
+disconnect; and the "panics" exception filter (setExceptionBreakpoints,
+the stop with reason "exception" where the panic was raised,
+exceptionInfo). Where /opt/gocl/venv has ipykernel and debugpy, the same flow
 runs against ipykernel too, and the shapes of the two kernels' answers are
 compared rather than guessed.
 """
@@ -180,6 +182,9 @@ def flow(test, s, prog):
     test.assertEqual(s.scope_vars(top["id"], "Globals")["y"]["value"], "5")
 
     s.ok("continue", {"threadId": thread})
+    # ipykernel forgets the stopped thread (and then inspects variables in
+    # the shell, not the frame) when this event comes.
+    s.event("continued")
     reply = s.execute_reply(msg_id)
     test.assertEqual(reply["status"], "ok")
 
@@ -282,6 +287,47 @@ class DebuggerTest(unittest.TestCase):
         s.ok("continue", {"threadId": thread})
         self.assertEqual(s.execute_reply(msg_id)["status"], "ok")
 
+    def test_a_panic_stops_where_it_was_raised(self):
+        s = self.s
+        caps = s.ok("initialize", {"clientID": "test"})
+        self.assertEqual([f["filter"] for f in caps["exceptionBreakpointFilters"]], ["panics"])
+        s.ok("attach")
+        bps = s.ok("setExceptionBreakpoints", {"filters": ["panics"]})["breakpoints"]
+        self.assertEqual([b["verified"] for b in bps], [True])
+        decl = "func at(xs []int, i int) int {\n\tv := xs[i]\n\treturn v\n}"
+        decl_path = s.ok("dumpCell", {"code": decl})["sourcePath"]
+        s.run(decl)
+        code = "xs := []int{1, 2, 3}\ni := len(xs) + 1\nfmt.Println(at(xs, i))"
+        path = s.ok("dumpCell", {"code": code})["sourcePath"]
+        msg_id = s.kc.execute(code)
+        stopped = s.event("stopped")
+        self.assertEqual(stopped["reason"], "exception")
+        self.assertIn("index out of range [4] with length 3", stopped["text"])
+        thread = stopped["threadId"]
+        top, frames = s.top(thread)
+        self.assertEqual((top["name"], top["line"], top["source"]["path"]), ("at", 2, decl_path))
+        self.assertEqual((frames[1]["line"], frames[1]["source"]["path"]), (3, path))
+        self.assertEqual(s.scope_vars(top["id"], "Locals")["i"]["value"], "4")
+        # evaluate: an expression over the frame's variables (Go's answer:
+        # xs is [1 2 3] and i is 4 there), and one that would panic.
+        ev = s.ok("evaluate", {"expression": "xs[len(xs)-1]*10 + i", "frameId": top["id"], "context": "repl"})
+        self.assertEqual((ev["result"], ev["type"]), ("34", "int"))
+        bad = s.request("evaluate", {"expression": "xs[i]", "frameId": top["id"], "context": "repl"})
+        self.assertFalse(bad["success"])
+        self.assertIn("index out of range [4] with length 3", bad["message"])
+        info = s.ok("exceptionInfo", {"threadId": thread})
+        self.assertEqual(info["breakMode"], "unhandled")
+        self.assertIn("index out of range [4] with length 3", info["description"])
+        s.ok("continue", {"threadId": thread})
+        reply = s.execute_reply(msg_id)
+        self.assertEqual(reply["status"], "error")
+        self.assertIn("index out of range [4] with length 3", reply["evalue"])
+        # With the filter off again, the same panic ends the cell at once.
+        s.ok("setExceptionBreakpoints", {"filters": []})
+        msg_id = s.kc.execute(code)
+        self.assertEqual(s.execute_reply(msg_id)["status"], "error")
+        self.assertEqual(s.ok("debugInfo")["stoppedThreads"], [])
+
     def test_bad_requests_get_error_responses(self):
         s = self.s
         r = s.request("noSuchCommand")
@@ -379,6 +425,7 @@ class DebuggerTest(unittest.TestCase):
         code = "a := 40\nb := a + 2\nfmt.Println(b)"
         path = s.ok("dumpCell", {"code": code})["sourcePath"]
         s.ok("setBreakpoints", {"breakpoints": [{"line": 2}], "source": {"path": path}})
+        s.ok("setExceptionBreakpoints", {"filters": ["panics"]})
         msg_id = s.kc.execute(code)
         s.event("stopped")
         engines = engine_pids(s.km.provisioner.pid)
@@ -396,6 +443,13 @@ class DebuggerTest(unittest.TestCase):
         self.assertEqual(s.top(thread)[0]["line"], 2)
         s.ok("continue", {"threadId": thread})
         self.assertEqual(s.execute_reply(msg_id)["status"], "ok")
+        # The exception filter set before the crash holds in the fresh engine.
+        msg_id = s.kc.execute("var m map[string]int\nm[\"k\"] = 1")
+        stopped = s.event("stopped")
+        self.assertEqual(stopped["reason"], "exception")
+        self.assertEqual(s.top(stopped["threadId"])[0]["line"], 2)
+        s.ok("continue", {"threadId": stopped["threadId"]})
+        self.assertEqual(s.execute_reply(msg_id)["status"], "error")
 
     def test_restart_while_stopped(self):
         s = self.s

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -56,15 +57,16 @@ func (e *Engine) DebugCellSource(code string) {
 type debugState struct {
 	e *Engine
 
-	mu      sync.Mutex
-	events  func(json.RawMessage)
-	seq     int
-	started bool
-	prefix  string
-	pending string                       // the source of the cell about to run
-	codes   map[string]string            // cell name -> its source
-	progs   map[string][]*interp.Program // cell name -> its chunks' programs
-	bps     map[string][]int             // source path -> verified breakpoint lines
+	mu          sync.Mutex
+	events      func(json.RawMessage)
+	seq         int
+	started     bool
+	prefix      string
+	pending     string                       // the source of the cell about to run
+	codes       map[string]string            // cell name -> its source
+	progs       map[string][]*interp.Program // cell name -> its chunks' programs
+	bps         map[string][]int             // source path -> verified breakpoint lines
+	stopOnPanic bool                         // the "panics" exception filter is on
 
 	dbg     *interp.Debugger           // the chunk running under the debugger, if any
 	stopped map[int]*interp.DebugEvent // goroutine -> where it stopped
@@ -115,6 +117,7 @@ func (d *debugState) run(ctx context.Context, prog *interp.Program) (reflect.Val
 	d.mu.Lock()
 	d.dbg = dbg
 	d.applyBreakpoints()
+	dbg.SetStopOnPanic(d.stopOnPanic)
 	d.mu.Unlock()
 	defer d.detach()
 	var res reflect.Value
@@ -176,6 +179,8 @@ func (d *debugState) onEvent(ev *interp.DebugEvent) {
 		reason = "entry"
 	case interp.DebugStepInto, interp.DebugStepOver, interp.DebugStepOut:
 		reason = "step"
+	case interp.DebugPanic:
+		reason = "exception"
 	case interp.DebugEnterGoRoutine, interp.DebugExitGoRoutine:
 		if g := ev.GoRoutine(); g > 1 {
 			what := "started"
@@ -221,7 +226,12 @@ func (d *debugState) onEvent(ev *interp.DebugEvent) {
 	clear(d.frames)
 	clear(d.refs)
 	d.mu.Unlock()
-	d.emit("stopped", map[string]any{"reason": reason, "threadId": g, "allThreadsStopped": false})
+	body := map[string]any{"reason": reason, "threadId": g, "allThreadsStopped": false}
+	if v, ok := ev.PanicValue(); ok {
+		text, _ := panicDescription(v)
+		body["description"], body["text"] = "Paused on a panic", text
+	}
+	d.emit("stopped", body)
 }
 
 // where is the cell file, line and call depth of an event's top frame.
@@ -302,4 +312,22 @@ func (d *debugState) applyBreakpoints() {
 			d.dbg.SetBreakpoints(interp.ProgramBreakpointTarget(p), reqs...)
 		}
 	}
+}
+
+// panicDescription is a panic's text as the cell's error will give it (Go's
+// words for runtime errors) and its value's type.
+func panicDescription(r any) (text, typ string) {
+	v := panicValue(r)
+	if v == nil {
+		return "panic called with nil argument", "nil"
+	}
+	text = strings.TrimRight(panicText(v), "\n")
+	first, rest, _ := strings.Cut(text, "\n")
+	if goText, ok := goRuntimeText(first); ok {
+		text = goText
+		if rest != "" {
+			text += "\n" + rest
+		}
+	}
+	return text, fmt.Sprintf("%T", v)
 }

@@ -92,6 +92,7 @@ func init() {
 		"inspectVariables":        (*debugState).inspectVariables,
 		"richInspectVariables":    (*debugState).richInspectVariables,
 		"evaluate":                (*debugState).evaluate,
+		"exceptionInfo":           (*debugState).exceptionInfo,
 		"source":                  (*debugState).source,
 		"modules": func(*debugState, json.RawMessage) (any, error) {
 			return map[string]any{"modules": []any{}, "totalModules": 0}, nil
@@ -110,7 +111,6 @@ func (d *debugState) initialize(json.RawMessage) (any, error) {
 	d.mu.Lock()
 	d.started = true
 	d.mu.Unlock()
-	d.emit("initialized", map[string]any{})
 	return map[string]any{
 		"supportsConfigurationDoneRequest": true,
 		"supportsEvaluateForHovers":        true,
@@ -119,14 +119,23 @@ func (d *debugState) initialize(json.RawMessage) (any, error) {
 		"supportsSetVariable":              false,
 		"supportsStepBack":                 false,
 		"supportsDelayedStackTraceLoading": false,
-		"exceptionBreakpointFilters":       []any{},
+		"supportsExceptionInfoRequest":     true,
+		"exceptionBreakpointFilters": []any{map[string]any{
+			"filter": panicFilter, "label": "Go panics", "default": false,
+			"description": "Stop where a panic that nothing recovers is raised, before it ends the cell",
+		}},
 	}, nil
 }
 
+// attach sends the "initialized" event, as debugpy does: JupyterLab
+// builds its pause-on-exceptions menu from initialize's response when the
+// event comes, so it must come after that response (JupyterLab attaches
+// once it has it), not while initialize is answered.
 func (d *debugState) attach(json.RawMessage) (any, error) {
 	d.mu.Lock()
 	d.started = true
 	d.mu.Unlock()
+	d.emit("initialized", map[string]any{})
 	return nil, nil
 }
 
@@ -259,6 +268,13 @@ func (d *debugState) setBreakpoints(args json.RawMessage) (any, error) {
 	return map[string]any{"breakpoints": out}, nil
 }
 
+// panicFilter is the exception breakpoint filter that stops on a panic.
+const panicFilter = "panics"
+
+// setExceptionBreakpoints turns the stop on panics on or off: with the
+// "panics" filter, a panic that nothing recovers stops the cell where it
+// was raised (reason "exception"), and continue ends the cell with the
+// panic's error as without the debugger.
 func (d *debugState) setExceptionBreakpoints(args json.RawMessage) (any, error) {
 	var a struct {
 		Filters []string `json:"filters"`
@@ -266,12 +282,50 @@ func (d *debugState) setExceptionBreakpoints(args json.RawMessage) (any, error) 
 	if err := decodeArgs(args, &a); err != nil {
 		return nil, err
 	}
+	on := false
 	out := []map[string]any{}
-	for range a.Filters {
+	for _, f := range a.Filters {
+		if f == panicFilter {
+			on = true
+			out = append(out, map[string]any{"verified": true})
+			continue
+		}
 		out = append(out, map[string]any{"verified": false,
-			"message": "gocl's debugger cannot stop on a panic yet; the cell's error shows where it happened"})
+			"message": fmt.Sprintf("gocl's debugger has one exception filter, %q (a panic that nothing recovers), not %q", panicFilter, f)})
 	}
+	d.mu.Lock()
+	d.stopOnPanic = on
+	if d.dbg != nil {
+		d.dbg.SetStopOnPanic(on)
+	}
+	d.mu.Unlock()
 	return map[string]any{"breakpoints": out}, nil
+}
+
+// exceptionInfo describes the panic a thread is stopped for.
+func (d *debugState) exceptionInfo(args json.RawMessage) (any, error) {
+	var a struct {
+		ThreadID int `json:"threadId"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	if a.ThreadID == 0 {
+		a.ThreadID = 1
+	}
+	d.mu.Lock()
+	ev, ok := d.stopped[a.ThreadID]
+	d.mu.Unlock()
+	if !ok {
+		return nil, dapError(fmt.Sprintf("thread %d is not stopped", a.ThreadID))
+	}
+	v, ok := ev.PanicValue()
+	if !ok {
+		return nil, dapError(fmt.Sprintf("thread %d is not stopped on a panic", a.ThreadID))
+	}
+	text, typ := panicDescription(v)
+	return map[string]any{"exceptionId": "panic", "description": text, "breakMode": "unhandled",
+		"details": map[string]any{"message": text, "typeName": typ}}, nil
 }
 
 func (d *debugState) threads(json.RawMessage) (any, error) {
@@ -324,8 +378,8 @@ func (d *debugState) stackTrace(args json.RawMessage) (any, error) {
 		pos := f.Position()
 		cell := cellOfFile(pos.Filename)
 		name := f.Name()
-		if name == "main" || name == "<init>" {
-			name = cell
+		if name == "main" || name == "<init>" || name == bodyName {
+			name = cell // a cell's top level, not gocl's wrapper
 		}
 		fr := map[string]any{"id": id, "name": name, "line": pos.Line, "column": pos.Column}
 		if code, ok := d.codes[cell]; ok {
@@ -377,12 +431,14 @@ func (d *debugState) cont(args json.RawMessage) (any, error) {
 	if dbg == nil || len(gs) == 0 {
 		return nil, dapError("nothing is stopped")
 	}
+	// continued goes out before the cell runs on: after, it could follow
+	// the cell's next stop, and JupyterLab would drop that stop's state.
+	d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": true})
 	for _, g := range gs {
 		if err := d.resume(dbg, g, 0); err != nil {
 			return nil, dapError(fmt.Sprintf("continue goroutine %d: %v", g, err))
 		}
 	}
-	d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": true})
 	return map[string]any{"allThreadsContinued": true}, nil
 }
 
@@ -412,10 +468,10 @@ func stepper(reason interp.DebugEventReason) dapHandler {
 		if dbg == nil || !ok {
 			return nil, dapError(fmt.Sprintf("thread %d is not stopped", a.ThreadID))
 		}
+		d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": false}) // before the step's stop
 		if err := d.resume(dbg, a.ThreadID, reason); err != nil {
 			return nil, dapError(fmt.Sprintf("step: %v", err))
 		}
-		d.emit("continued", map[string]any{"threadId": a.ThreadID, "allThreadsContinued": false})
 		return nil, nil
 	}
 }
@@ -446,6 +502,7 @@ func (d *debugState) pause(args json.RawMessage) (any, error) {
 func (d *debugState) disconnect(json.RawMessage) (any, error) {
 	d.mu.Lock()
 	d.started = false
+	d.stopOnPanic = false
 	clear(d.bps)
 	dbg := d.dbg
 	var gs []int
@@ -454,6 +511,7 @@ func (d *debugState) disconnect(json.RawMessage) (any, error) {
 	}
 	d.clearStops()
 	if dbg != nil {
+		dbg.SetStopOnPanic(false)
 		for name, progs := range d.progs {
 			_ = name
 			for _, p := range progs {
@@ -462,11 +520,11 @@ func (d *debugState) disconnect(json.RawMessage) (any, error) {
 		}
 	}
 	d.mu.Unlock()
-	for _, g := range gs {
-		_ = d.resume(dbg, g, 0)
-	}
 	if len(gs) > 0 {
 		d.emit("continued", map[string]any{"threadId": 1, "allThreadsContinued": true})
+	}
+	for _, g := range gs {
+		_ = d.resume(dbg, g, 0)
 	}
 	return nil, nil
 }

@@ -54,10 +54,20 @@ func (d *debugState) variables(args json.RawMessage) (any, error) {
 	switch {
 	case r.frame != nil:
 		vals = frameLocals(r.frame)
-		if n := r.frame.Name(); n == "main" || n == "<init>" {
+		if n := r.frame.Name(); n == "main" || n == "<init>" || n == bodyName {
 			// A cell's top level: its names are the session's globals,
-			// as a Python cell's locals are its module's globals.
-			vals = append(vals, d.globalValues()...)
+			// as a Python cell's locals are its module's globals. A
+			// local of the body (a name declared in a block) hides the
+			// global of the same name, as in Go.
+			seen := map[string]bool{}
+			for _, v := range vals {
+				seen[v.name] = true
+			}
+			for _, g := range d.globalValues() {
+				if !seen[g.name] {
+					vals = append(vals, g)
+				}
+			}
 		}
 	case r.globals:
 		vals = d.globalValues()
@@ -175,7 +185,10 @@ func (d *debugState) evaluate(args json.RawMessage) (any, error) {
 	defer d.mu.Unlock()
 	v, ok := d.lookup(a.Expression, a.FrameID)
 	if !ok {
-		return nil, dapError(fmt.Sprintf("gocl's debugger evaluates a variable's name or its fields (x, x.f), and finds no %q", a.Expression))
+		var err error
+		if v, err = d.evalExpr(a.Expression, a.FrameID); err != nil {
+			return nil, dapError(err.Error())
+		}
 	}
 	ref := 0
 	if expandable(v) {

@@ -11,11 +11,12 @@ import (
 
 // debugState is what the supervisor keeps of JupyterLab's debugger so that
 // an engine that replaces a crashed one is in the state the front end
-// believes: started, with its breakpoints.
+// believes: started, with its breakpoints and exception filters.
 type debugState struct {
-	events  func(json.RawMessage)
-	started json.RawMessage            // the initialize request, while started
-	bps     map[string]json.RawMessage // source path -> its last setBreakpoints request
+	events     func(json.RawMessage)
+	started    json.RawMessage            // the initialize request, while started
+	bps        map[string]json.RawMessage // source path -> its last setBreakpoints request
+	exceptions json.RawMessage            // the last setExceptionBreakpoints request
 }
 
 // debugWait is how long a debug request may take in the engine; it never
@@ -111,19 +112,24 @@ func (s *Supervisor) noteDebug(request, reply json.RawMessage) {
 			s.debug.bps = map[string]json.RawMessage{}
 		}
 		s.debug.bps[req.Arguments.Source.Path] = request
+	case "setExceptionBreakpoints":
+		s.debug.exceptions = request
 	case "disconnect":
-		s.debug.started, s.debug.bps = nil, nil
+		s.debug.started, s.debug.bps, s.debug.exceptions = nil, nil, nil
 	}
 }
 
 // replayDebug starts the debugger again in a fresh engine, with the
-// breakpoints it had, when a front end had started it.
+// breakpoints and exception filters it had, when a front end had started it.
 func (s *Supervisor) replayDebug(p *proc) {
 	s.mu.Lock()
 	started := s.debug.started
 	var bps []json.RawMessage
 	for _, r := range s.debug.bps {
 		bps = append(bps, r)
+	}
+	if s.debug.exceptions != nil {
+		bps = append(bps, s.debug.exceptions)
 	}
 	s.mu.Unlock()
 	if started == nil {

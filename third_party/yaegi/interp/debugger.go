@@ -39,6 +39,7 @@ type Debugger struct {
 
 	result reflect.Value
 	err    error
+	gocl   goclDebugState // gocl patch: stop on panics (gocl_panicstop.go)
 }
 
 // go routine debug state.

@@ -140,6 +140,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	defer func() {
 		r := recover()
+		goclPanicStop(interp, r) // gocl patch: under a debugger, stop where the panic was raised (gocl_panicstop.go)
 		if r != nil {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])

@@ -207,9 +207,16 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	defer func() {
 		f.mutex.Lock()
 		f.recovered = recover()
+		raised := f.recovered != nil // gocl patch: for the debugger's stop on panics (gocl_panicstop.go)
+		if raised {                  // gocl patch
+			goclPanicSeen(n, f, f.recovered) // gocl patch
+		} // gocl patch
 		for _, val := range f.deferred {
 			val[0].Call(val[1:])
 		}
+		if raised && f.recovered == nil { // gocl patch: a deferred call recovered it
+			goclPanicRecovered(n, f) // gocl patch
+		} // gocl patch
 		if f.recovered != nil {
 			oNode := goclPanicNode(n, funcNode, exec) // gocl patch: the node that was running, by its closure (gocl_panicpos.go)
 			if oNode == nil {
