@@ -33,5 +33,17 @@ func GoRun(ex Example, dir string, limit time.Duration) (conformance.Want, error
 	if out, err := build.CombinedOutput(); err != nil {
 		return conformance.Want{}, fmt.Errorf("go build %s: %v: %s", ex.Name, err, out)
 	}
-	return conformance.Oracle(bin, limit)
+	w, err := conformance.Oracle(bin, limit)
+	if err != nil {
+		return w, EnvError{err}
+	}
+	return w, nil
 }
+
+// EnvError is a program that the go command builds but that does not run
+// to its end here: it exits (log.Fatal on a file of its package's testdata
+// directory, which go test runs beside) or outlives the limit. Such an
+// example has no oracle outside its package's directory.
+type EnvError struct{ Err error }
+
+func (e EnvError) Error() string { return "go run: " + e.Err.Error() }
