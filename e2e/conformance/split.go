@@ -3,6 +3,7 @@ package conformance
 import (
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"strings"
 )
@@ -60,13 +61,47 @@ func identAt(src string, i int) string {
 }
 
 // dedent removes one leading tab from every line of s and the blank lines
-// around it.
+// around it, except from the lines that continue a raw string literal: their
+// text is the string's (regexp's FindIndex example matches in a multi-line
+// raw string, and its indexes count the tabs).
 func dedent(s string) string {
-	lines := strings.Split(strings.Trim(s, "\n"), "\n")
+	s = strings.Trim(s, "\n")
+	inRaw := rawContinuations(s)
+	lines := strings.Split(s, "\n")
+	at := 0
 	for i, l := range lines {
-		lines[i] = strings.TrimPrefix(l, "\t")
+		if !inRaw[at] {
+			lines[i] = strings.TrimPrefix(l, "\t")
+		}
+		at += len(l) + 1
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), " \t\n") + "\n"
+}
+
+// rawContinuations returns the offsets in src of the lines that begin
+// inside a raw string literal.
+func rawContinuations(src string) map[int]bool {
+	in := map[int]bool{}
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var sc scanner.Scanner
+	sc.Init(file, []byte(src), nil, 0)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return in
+		}
+		if tok != token.STRING || !strings.HasPrefix(lit, "`") {
+			continue
+		}
+		start := file.Offset(pos)
+		end := strings.IndexByte(src[start+1:], '`') + start + 1 // lit lacks the source's carriage returns
+		for i := start; i < end; i++ {
+			if src[i] == '\n' {
+				in[i+1] = true
+			}
+		}
+	}
 }
 
 // renameShadows returns, by source offset, the new names of the

@@ -23,6 +23,13 @@ func TestNotebookForm(t *testing.T) {
 	if !ok || !reflect.DeepEqual(got, want) {
 		t.Errorf("NotebookForm of a program whose main shadows a package name:\ngot  %q (%v)\nwant %q", got, ok, want)
 	}
+	// The lines of a raw string literal keep their tabs: they are the
+	// string's text.
+	src = "package main\n\nfunc main() {\n\ts := `a\n\tb\n\t\tc`\n\tprintln(s)\n}\n"
+	got, ok = NotebookForm(src)
+	if want := "s := `a\n\tb\n\t\tc`\nprintln(s)\n"; !ok || len(got) != 2 || got[1] != want {
+		t.Errorf("NotebookForm of a raw string over lines:\ngot  %q (%v)\nwant %q", got, ok, want)
+	}
 	if _, ok := NotebookForm("package main\nfunc f() {}\n"); ok {
 		t.Error("a program without func main has a notebook form")
 	}

@@ -427,8 +427,9 @@ func (g *guard) perIteration(body *ast.BlockStmt, vars []ast.Expr, mayStep bool)
 		}
 		g.count++
 		fresh := fmt.Sprintf("%si%d", gensym, g.count)
+		fields := g.fieldKeys(body) // field names the parser resolved to the variable: gostmt_keys.go
 		ast.Inspect(body, func(n ast.Node) bool {
-			if ref, ok := n.(*ast.Ident); ok && ref.Obj == obj {
+			if ref, ok := n.(*ast.Ident); ok && ref.Obj == obj && !fields[ref] {
 				old := ref.Name
 				ref.Name = fresh
 				g.undo = append(g.undo, func() { ref.Name = old })

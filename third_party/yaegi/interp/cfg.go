@@ -2068,6 +2068,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				init := n.child[1].lastChild().child[0]
 				init.tnext = sbn.start
 				n.child[0].tnext = init.start
+			} else if len(n.child) == 3 { // gocl patch: switch init; tag: the tag runs after the init (it was skipped)
+				n.child[0].tnext = n.child[1].start // gocl patch
+				n.child[1].tnext = sbn.start        // gocl patch
 			} else {
 				n.child[0].tnext = sbn.start
 			}

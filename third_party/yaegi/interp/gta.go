@@ -189,8 +189,10 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					rcvrtype = ptrOf(elementType, withNode(rtn), withScope(sc))
 					rcvrtype.incomplete = elementType.incomplete
 					elementType.addMethod(n)
+					interp.goclNoteMethod(elementType, n) // gocl patch
 				}
 				rcvrtype.addMethod(n)
+				interp.goclNoteMethod(rcvrtype, n) // gocl patch
 				rtn.typ = rcvrtype
 				if rcvrtype.cat == genericT {
 					// generate methods for already instantiated receivers

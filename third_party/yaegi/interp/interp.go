@@ -200,6 +200,7 @@ type Interpreter struct {
 	opt                                         // user settable options
 	cancelChan bool                             // enables cancellable chan operations
 	stopFilter func() bool                      // gocl patch: which goroutines an interrupt stops (gocl_interrupt.go)
+	goclAdded  []goclMethodAdd                  // gocl patch: methods the compile in progress added (gocl_methodundo.go)
 	fset       *token.FileSet                   // fileset to locate node in source code
 	binPkg     Exports                          // binary packages used in interpreter, indexed by path
 	rdir       map[string]bool                  // for src import cycle detection

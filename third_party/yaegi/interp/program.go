@@ -89,13 +89,16 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	}
 
 	// Perform global types analysis.
+	interp.goclAdded = nil // gocl patch
 	if err = interp.gtaRetry([]*node{root}, pkgName, pkgName); err != nil {
+		interp.goclDropMethods() // gocl patch
 		return nil, err
 	}
 
 	// Annotate AST with CFG informations.
 	initNodes, err := interp.cfg(root, nil, pkgName, pkgName)
 	if err != nil {
+		interp.goclDropMethods() // gocl patch
 		if interp.cfgDot {
 			dotCmd := interp.dotCmd
 			if dotCmd == "" {

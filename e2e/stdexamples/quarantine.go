@@ -1,0 +1,39 @@
+package stdexamples
+
+// Quarantine names the examples whose wrong answer, hang or crash is known
+// and reported (issue 24), with the reason; TestStdExamples logs them
+// instead of failing, and fails when one no longer goes wrong (remove its
+// entry then). Every entry is a bug to fix, not a verdict: each reason names
+// the construct and a minimal program is in the issue's report.
+var Quarantine = map[string]string{
+	// xml.Marshal(Person{Name: "Ann", Address: Address{City: "Oslo"}}) with
+	// an embedded struct prints nothing (MarshalIndent: the embedded fields
+	// in an <Address> element); Unmarshal leaves the embedded fields empty.
+	// encoding/json gets it right through gocl's crossing layer
+	// (kernel/engine/crossing.go), which does not cover encoding/xml.
+	"encoding/xml.ExampleEncoder":       "encoding/xml sees a cell type's embedded struct as a named field",
+	"encoding/xml.ExampleMarshalIndent": "encoding/xml sees a cell type's embedded struct as a named field",
+	"encoding/xml.ExampleUnmarshal":     "encoding/xml sees a cell type's embedded struct as a named field",
+
+	// runtime.Caller from compiled code sees the interpreter's frames:
+	// log.Lshortfile prints "restricted.go:75" or "value.go:369", and
+	// slog's AddSource "value.go:369", where Go prints main.go:15.
+	"log.ExampleLogger":         "log's Lshortfile names the interpreter's file, not the cell's line",
+	"log.ExampleLogger_Output":  "log's Lshortfile names the interpreter's file, not the cell's line",
+	"log/slog.Example_wrapping": "slog's AddSource names the interpreter's file, not the cell's line",
+
+	// A cell type's LogValue method is not seen by the compiled log/slog:
+	// the secret the example redacts is printed.
+	"log/slog.ExampleLogValuer_secret": "log/slog does not see a cell type's LogValue method (slog.LogValuer)",
+
+	// yaegi gives log's package-level functions a logger of its own, so
+	// slog.SetDefault, which redirects the log package's default logger,
+	// does not reach log.Print in a cell.
+	"log/slog.ExampleSetLogLoggerLevel_log":  "slog.SetDefault does not redirect log.Print in a cell (yaegi's own logger)",
+	"log/slog.ExampleSetLogLoggerLevel_slog": "slog.SetDefault does not redirect log.Print in a cell (yaegi's own logger)",
+
+	// reflect.ValueOf(u).FieldByName("firstName") of a cell type's
+	// unexported field is the zero Value: yaegi names the field
+	// XfirstName in the struct type it makes.
+	"reflect.ExampleValue_FieldByName": "reflect does not find a cell type's unexported field by its name (yaegi renames it)",
+}
