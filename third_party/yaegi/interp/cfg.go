@@ -647,6 +647,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			for i := 0; i < n.nleft; i++ {
 				dest, src := n.child[i], n.child[sbase+i]
+				if err = checkOneValue(n, src); err != nil { // gocl patch: one variable, a call of several results (gocl_assigncount.go)
+					break // gocl patch
+				} // gocl patch
 				updateSym := false
 				var sym *symbol
 				var level int
