@@ -1097,7 +1097,9 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		if !goclIsStructValue(n.typ, v) { // gocl patch: a struct's value is itself, not its last field (gocl_embediface.go)
+			v = getConcreteValue(v) // gocl patch
+		} // gocl patch
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
@@ -1150,7 +1152,7 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 			return
 		}
 	}
-	return
+	return goclEmbeddedMethod(value, name, index) // gocl patch: a struct value's embedded field that reflect does not mark Anonymous (gocl_embediface.go)
 }
 
 func checkFieldIndex(typ reflect.Type, index []int) bool {
@@ -2771,7 +2773,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
+		case destInterface && (d.Kind() == reflect.Interface || d.Type() == valueInterfaceType): // gocl patch: only when the literal writes into the interface itself, not into its own slot (gocl_iface_field_complit.go)
 			if len(destType(n).field) > 0 {
 				d.Set(reflect.ValueOf(valueInterface{n, a}))
 				break
