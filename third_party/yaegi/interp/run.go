@@ -333,7 +333,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			if c0.typ.cat == valueT {
+			if c0.typ.cat == valueT || valf.Kind() == reflect.Interface { // gocl patch: an empty interface's slot holds the valueInterface (gocl_ifacecopy.go)
 				valf = reflect.ValueOf(v)
 			}
 			if v.node.typ.id() == typID {
@@ -384,6 +384,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 					return next
 				}
 			}
+			if goclPtrRecvAssert(n, v.node.typ, typ, withOk) { // gocl patch: a value does not have its pointer methods (gocl_methodset.go)
+				ok = false  // gocl patch
+				return next // gocl patch
+			} // gocl patch
 
 			if withResult {
 				value0(f).Set(valf)
@@ -419,6 +423,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 						return next
 					}
 				}
+				if goclPtrRecvAssert(n, val.node.typ, typ, withOk) { // gocl patch: a value does not have its pointer methods (gocl_methodset.go)
+					ok = false  // gocl patch
+					return next // gocl patch
+				} // gocl patch
 
 				if withResult {
 					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
@@ -2774,7 +2782,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
 		case destInterface && (d.Kind() == reflect.Interface || d.Type() == valueInterfaceType): // gocl patch: only when the literal writes into the interface itself, not into its own slot (gocl_iface_field_complit.go)
-			if len(destType(n).field) > 0 {
+			if len(destType(n).field) > 0 || len(n.typ.methods()) > 0 { // gocl patch: into an empty interface too, as a variable is, so that assertions see the type's methods (gocl_ifacecopy.go)
 				d.Set(reflect.ValueOf(valueInterface{n, a}))
 				break
 			}
@@ -3040,6 +3048,13 @@ func _case(n *node) {
 						return tnext
 					}
 					ival := v.Interface()
+					if vi, ok := ival.(valueInterface); ok && vi.node != nil && isInterfaceSrc(typ) { // gocl patch: an interface case matches by method set, not because both are valueInterfaces (gocl_methodset.go)
+						if !vi.node.typ.methods().contains(typ.methods()) || ptrRecvMethod(vi.node.typ, typ) != "" { // gocl patch
+							return fnext // gocl patch
+						} // gocl patch
+						destValue(f).Set(elem) // gocl patch
+						return tnext           // gocl patch
+					} // gocl patch
 					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
 						destValue(f).Set(elem)
 						return tnext
@@ -3157,7 +3172,7 @@ func implementsInterface(v reflect.Value, t *itype) bool {
 	if !ok {
 		return false
 	}
-	return vi.node != nil && vi.node.typ.methods().contains(t.methods())
+	return vi.node != nil && vi.node.typ.methods().contains(t.methods()) && ptrRecvMethod(vi.node.typ, t) == "" // gocl patch: a value does not have its pointer methods (gocl_methodset.go)
 }
 
 func appendSlice(n *node) {

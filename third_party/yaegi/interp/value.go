@@ -249,6 +249,7 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			v = vi.value
 			nod = vi.node
 		}
+		v = goclCopyValue(v) // gocl patch: an interface holds a copy of a struct or array, not the variable (gocl_ifacecopy.go)
 
 		// empty interface, do not wrap.
 		if nod != nil && isEmptyInterface(nod.typ) {
