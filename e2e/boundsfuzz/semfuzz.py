@@ -17,7 +17,8 @@ with go run's:
   WRONG    a line differs from go run's, or gocl printed more lines, with no
            error: a silent wrong answer, the one thing gocl must never give;
   STOPPED  gocl printed the first lines right and then an error (a refusal or
-           a run-time stop of valid Go): reported with the error, not a failure.
+           a run-time stop of valid Go): reported with the error and the case,
+           not a failure; the case is dropped and the rest run again.
 
 Run: go build -o bin/gocl . && nice python3 e2e/boundsfuzz/semfuzz.py FIRST_SEED LAST_SEED [GOCL_BIN]
 (a few seconds a seed; not run by the test suite). With -v, every program that
@@ -25,6 +26,7 @@ is not right is printed. Exit status 1 when a WRONG was found.
 """
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -101,7 +103,7 @@ def program(seed, n):
             cases.append("{\n%s\n%s\n}" % (label, body))
         else:
             cases.append("%s\n%s" % (label, body))
-    return DECLS, "\n".join(cases)
+    return DECLS, cases
 
 
 def recv_case(R, k, num):
@@ -145,7 +147,7 @@ def loop_case(R, k, num):
         # iteration starts from the changed copy.
         out += "for i := %d; i < %d; i++ {\n%s\np := &i\n*p += %d\n}\n" % (lo, hi + 4, inner, R.randrange(0, 3))
     else:
-        out += "i := %d\nfor i < %d {\n%s\ni++\n}\n" % (lo, hi, inner)
+        out += "{\ni := %d\nfor i < %d {\n%s\ni++\n}\n}\n" % (lo, hi, inner)  # one variable for every iteration
     out += "for j := range ps%d {\nfmt.Println(j, *ps%d[j], fs%d[j]())\n}" % (k, k, k)
     return out
 
@@ -269,27 +271,40 @@ def main():
     gocl = args[2] if len(args) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "bin", "gocl")
     tally = {"": 0, "WRONG": 0, "STOPPED": 0}
     for seed in range(first, last + 1):
-        decls, body = program(seed, 8)
-        src = pasted(decls, body)
-        try:
-            want = go_run(src)
-        except subprocess.CalledProcessError as e:
-            print("seed %d: the generated program does not build (a bug of this generator):\n%s" % (seed, e.stderr.decode()))
-            tally["UNBUILT"] = tally.get("UNBUILT", 0) + 1
-            continue
-        if want is None:
-            print("seed %d: go run's program did not end; skipped" % seed)
-            continue
-        for form, cells in (("pasted", [src]), ("notebook", [decls, body])):
-            got = gocl_run(gocl, cells)
-            verdict, at = compare(want, got)
-            tally[verdict] += 1
-            if verdict:
-                print("%s seed %d (%s) at line %d:\n  go run: %s\n  gocl:   %s" % (
-                    verdict, seed, form, at + 1, want[at] if at < len(want) else "<end>",
-                    got[at] if at < len(got) else "<end>"), flush=True)
-                if verbose:
-                    print(src)
+        decls, cases = program(seed, 8)
+        for form in ("pasted", "notebook"):
+            # A stop ends the program: the case that stopped is reported and
+            # dropped, and the rest run again, so that a stop hides no
+            # wrong answer of a later case.
+            left = list(range(len(cases)))
+            while left:
+                body = "\n".join(cases[i] for i in left)
+                src = pasted(decls, body)
+                try:
+                    want = go_run(src)
+                except subprocess.CalledProcessError as e:
+                    print("seed %d: the generated program does not build (a bug of this generator):\n%s" % (seed, e.stderr.decode()))
+                    break
+                if want is None:
+                    print("seed %d: go run's program did not end; skipped" % seed)
+                    break
+                got = gocl_run(gocl, [src] if form == "pasted" else [decls, body])
+                verdict, at = compare(want, got)
+                tally[verdict] += 1
+                if verdict:
+                    print("%s seed %d (%s) at line %d:\n  go run: %s\n  gocl:   %s" % (
+                        verdict, seed, form, at + 1, want[at] if at < len(want) else "<end>",
+                        got[at] if at < len(got) else "<end>"), flush=True)
+                    if verbose:
+                        print(src)
+                if verdict != "STOPPED":
+                    break
+                label = [l for l in want[:at + 1] if re.match(r"case\d+$", l)]
+                if not label:
+                    break
+                k = int(label[-1][4:])
+                print("  in this case (dropped, the rest run again):\n    " + cases[k].replace("\n", "\n    "))
+                left.remove(k)
     print("seeds %d-%d: %d runs right, %d WRONG, %d STOPPED (a refusal or a stop after right lines)" % (
         first, last, tally[""], tally["WRONG"], tally["STOPPED"]))
     sys.exit(1 if tally["WRONG"] else 0)

@@ -29,6 +29,10 @@ func main() {
 	var ai any = arr
 	arr[0] = 9
 	fmt.Println(ai, arr)
+	var ap any = &v
+	_, isG := ap.(Getter)
+	_, isS := ap.(fmt.Stringer)
+	fmt.Println(isG, isS)
 }
 
 // Output:
@@ -37,3 +41,4 @@ func main() {
 // 2 3
 // 3 4
 // [1 2] [9 2]
+// true false

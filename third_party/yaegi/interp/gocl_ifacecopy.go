@@ -24,3 +24,11 @@ func goclCopyValue(v reflect.Value) reflect.Value {
 	}
 	return v
 }
+
+// goclPtrHasMethods reports whether t is a pointer to a type the program
+// declares with methods. Stored bare in an empty interface, such a pointer
+// lost its methods: `var a any = &W{3}` then `a.(fmt.Stringer)` was false
+// though W has String; wrapped, as a W is, the assertion sees them.
+func goclPtrHasMethods(t *itype) bool {
+	return t != nil && t.cat == ptrT && t.val != nil && t.val.cat != valueT && len(t.val.methods()) > 0
+}

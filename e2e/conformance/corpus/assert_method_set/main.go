@@ -23,6 +23,9 @@ func main() {
 	var p any = &v
 	_, ok3 := p.(Incer)
 	fmt.Println(ok1, ok2, ok3)
+	var pa any = &V{7}
+	pg, ok := pa.(Getter)
+	fmt.Println(ok, pg.Get())
 
 	var b any = V{2}
 	_, ok4 := b.(Getter)
