@@ -10,6 +10,15 @@ func (v *V) Inc()    { v.N++ }
 
 type Getter interface{ Get() int }
 
+type W struct{ N int }
+
+func (w W) String() string { return fmt.Sprint("W", w.N) }
+
+func boxed(p *W) any {
+	var c any = p
+	return c
+}
+
 func main() {
 	v := V{N: 0}
 	var g Getter = v
@@ -33,6 +42,8 @@ func main() {
 	_, isG := ap.(Getter)
 	_, isS := ap.(fmt.Stringer)
 	fmt.Println(isG, isS)
+	st, ok := boxed(&W{3}).(fmt.Stringer)
+	fmt.Println(ok, st)
 }
 
 // Output:
@@ -42,3 +53,4 @@ func main() {
 // 3 4
 // [1 2] [9 2]
 // true false
+// true W3

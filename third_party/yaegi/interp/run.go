@@ -429,7 +429,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				} // gocl patch
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					value0(f).Set(genInterfaceWrapper(goclDetachedNode(val), rtype)(f)) // gocl patch: wrap the asserted value, not what its node names in this frame (gocl_ifacecopy.go)
 				}
 				ok = true
 				return next

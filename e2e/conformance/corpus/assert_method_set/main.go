@@ -14,6 +14,10 @@ func (v *V) Inc()    { v.N++ }
 type Getter interface{ Get() int }
 type Incer interface{ Inc() }
 
+type W struct{ N int }
+
+func (w W) String() string { return fmt.Sprint("W", w.N) }
+
 func main() {
 	v := V{N: 1}
 	var a any = v
@@ -26,6 +30,14 @@ func main() {
 	var pa any = &V{7}
 	pg, ok := pa.(Getter)
 	fmt.Println(ok, pg.Get())
+	w := &W{3}
+	st, ok := any(w).(fmt.Stringer)
+	fmt.Println(ok, st)
+	{
+		var s2 fmt.Stringer
+		s2, ok2 := any(w).(fmt.Stringer)
+		fmt.Println(ok2, s2 != nil)
+	}
 
 	var b any = V{2}
 	_, ok4 := b.(Getter)
