@@ -28,4 +28,10 @@ fmt.Println(all, s, ks, ps)`)
 ks := slices.Collect(maps.Values(map[string]int{"a": 1}))
 fmt.Println(all, ks[0]+1)`)
 	expect(t, "second cell", r.text("stdout"), "[1 2 3 4] 2\n")
+	// A cell's own generic function with two type parameters, one of
+	// them inferred from a func literal.
+	_, r = ok(t, e, "import \"strconv\"\nfunc Map[T, U any](xs []T, f func(T) U) []U {\n\tout := make([]U, 0, len(xs))\n"+
+		"\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}\n"+
+		"strs := Map([]int{1, 2, 3}, func(i int) string { return strconv.Itoa(i * 10) })\nfmt.Printf(\"%q\\n\", strs)")
+	expect(t, "Map", r.text("stdout"), "[\"10\" \"20\" \"30\"]\n")
 }

@@ -3554,7 +3554,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 					if r.Bool() {
 						return tnext
 					}
@@ -3582,7 +3582,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -3590,8 +3590,8 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, r, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}}) // gocl patch
+				getFrame(f, l).data[i] = goclAddressable(r)                                                     // gocl patch: (gocl_recvslot.go)
 				if chosen == 0 {
 					if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
 						return n.exec // gocl patch
@@ -3607,7 +3607,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 					return tnext
 				}
 				return fnext
@@ -3615,7 +3615,8 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				r, _ := value(f).Recv()                     // gocl patch
+				getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 				return tnext
 			}
 		}
