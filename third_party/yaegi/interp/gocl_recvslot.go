@@ -18,3 +18,18 @@ func goclAddressable(v reflect.Value) reflect.Value {
 	c.Set(v)
 	return c
 }
+
+// goclRecvBlanks returns the generators of the targets of the comma-ok
+// receive n (`v, ok = <-c`), where a blank target (_) is a fresh value of
+// the right type. yaegi evaluated `_` in an assignment as whatever frame
+// slot it names, so `_, _ = <-c` or `_, ok = <-c` stopped with
+// "reflect.Set: value of type int is not assignable to type chan int".
+func goclRecvBlanks(n *node, vchan, vres, vok func(*frame) reflect.Value) (func(*frame) reflect.Value, func(*frame) reflect.Value) {
+	if isBlank(n.anc.child[0]) {
+		vres = func(f *frame) reflect.Value { return reflect.New(vchan(f).Type().Elem()).Elem() }
+	}
+	if isBlank(n.anc.child[1]) {
+		vok = func(*frame) reflect.Value { return reflect.New(reflect.TypeOf(false)).Elem() }
+	}
+	return vres, vok
+}

@@ -3627,6 +3627,7 @@ func recv2(n *node) {
 	vchan := genValue(n.child[0])    // chan
 	vres := genValue(n.anc.child[0]) // result
 	vok := genValue(n.anc.child[1])  // status
+	vres, vok = goclRecvBlanks(n, vchan, vres, vok) // gocl patch: _ targets of v, ok = <-c (gocl_recvslot.go)
 	tnext := getExec(n.tnext)
 
 	if n.interp.cancelChan {
