@@ -125,8 +125,11 @@ def program(seed, n):
 
 
 def gocl_run(gocl, src):
+    """What gocl run prints for src, one cell or a list of cells."""
+    cells = [src] if isinstance(src, str) else src
     nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "gocl", "display_name": "Go (gocl)"}},
-          "cells": [{"cell_type": "code", "id": "c0", "metadata": {}, "source": src, "outputs": [], "execution_count": None}]}
+          "cells": [{"cell_type": "code", "id": "c%d" % i, "metadata": {}, "source": c, "outputs": [], "execution_count": None}
+                    for i, c in enumerate(cells)]}
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "in.ipynb"), os.path.join(d, "out.ipynb")
         with open(a, "w") as f:
@@ -135,7 +138,7 @@ def gocl_run(gocl, src):
         if not os.path.exists(b):
             return ["<gocl run wrote no notebook>"]
         with open(b) as f:
-            outputs = json.load(f)["cells"][0]["outputs"]
+            outputs = [o for c in json.load(f)["cells"] for o in c["outputs"]]
     text = ""
     for o in outputs:
         if o.get("text"):

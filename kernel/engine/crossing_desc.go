@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/types"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -166,6 +167,18 @@ func (b *descBuilder) recursive(t types.Type) bool {
 // qualifier writes a package as %T does: by its name.
 func qualifier(p *types.Package) string { return p.Name() }
 
+// emptyIface matches the empty interface as go/types writes it inside a
+// type: the alias any, or interface{}.
+var emptyIface = regexp.MustCompile(`\bany\b|\binterface\{\}`)
+
+// reflectString writes t as reflect's Type.String (and so %T and
+// encoding/json's errors) does: the empty interface is "interface {}",
+// never any (map[string]any printed "map[string]any" in a json error, Go
+// prints "map[string]interface {}").
+func reflectString(t types.Type) string {
+	return emptyIface.ReplaceAllString(types.TypeString(t, qualifier), "interface {}")
+}
+
 // desc returns the descriptor of static type t.
 func (b *descBuilder) desc(t types.Type) *cellvalue.Type {
 	t = types.Unalias(t)
@@ -173,11 +186,11 @@ func (b *descBuilder) desc(t types.Type) *cellvalue.Type {
 		return d
 	}
 	if !b.involvesCell(t) || b.recursive(t) {
-		d := &cellvalue.Type{Kind: cellvalue.Basic, String: types.TypeString(t, qualifier)}
+		d := &cellvalue.Type{Kind: cellvalue.Basic, String: reflectString(t)}
 		b.memo[t] = d
 		return d
 	}
-	d := &cellvalue.Type{String: types.TypeString(t, qualifier)}
+	d := &cellvalue.Type{String: reflectString(t)}
 	b.memo[t] = d
 	b.fill(d, t)
 	return d
@@ -189,7 +202,7 @@ func (b *descBuilder) desc(t types.Type) *cellvalue.Type {
 func (b *descBuilder) fill(d *cellvalue.Type, t types.Type) {
 	if n, ok := isCell(t); ok {
 		d.Kind, d.Name = cellvalue.Named, d.String
-		d.Under = &cellvalue.Type{String: types.TypeString(n.Underlying(), qualifier)}
+		d.Under = &cellvalue.Type{String: reflectString(n.Underlying())}
 		b.fill(d.Under, n.Underlying()) // (an interface's calls probeAll)
 		if obj := n.Obj(); obj.Parent() != obj.Pkg().Scope() {
 			return // a type declared in a function: no methods, and no helper can name it

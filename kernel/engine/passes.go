@@ -35,6 +35,7 @@ var passes = []*pass{
 	&passMultiVars,       // yaegi_multivar.go
 	&passSelects,         // yaegi_select.go
 	&passRecovers,        // yaegi_panics.go (to here)
+	&passGenericDefines,  // yaegi_genericdefine.go
 	&passBounds,          // yaegi_bounds.go
 	&passInsertHelpers,   // run.go
 	&passChangedDecls,    // run.go

@@ -30,6 +30,7 @@ var passCases = []passCase{
 	{pass: "multi-vars", in: "package main\n\nfunc r2() (int, int) { return 1, 2 }\n\nvar a, b int = r2()\n\nfunc main() {}", out: "func r2() (int, int) { return 1, 2 } var ( __gocl_mvN_N, __gocl_mvN_N = r2() a, b int = __gocl_mvN_N, __gocl_mvN_N ) func main() { }"},
 	{pass: "selects", in: "func f(ch chan int) {\n\tfor {\n\t\tselect {\n\t\tcase <-ch:\n\t\t\tbreak\n\t\t}\n\t}\n}", out: "func f(ch chan int) { for { { __gocl_selN: select { case <-ch: break __gocl_selN } } } }"},
 	{pass: "recovers", in: "func f() (v any) {\n\tdefer func() { v = recover() }()\n\tpanic(1)\n}", out: "func f() (v any) { defer func() { v = __gocl_hook.Recover(recover()) }() panic(1) }"},
+	{pass: "generic-defines", session: "import \"slices\"", in: "s := []int{1}\nall := slices.Collect(slices.Values(s))\n_ = all", out: "s := []int{1} var all []int = slices.Collect(slices.Values(s)) _ = all"},
 	{pass: "bounds", in: "xs := []int{1}\ni := 0\nn := xs[i]\n_ = n", out: "xs := []int{1} i := 0 if i < 0 || i >= len(xs) { panic(__gocl_hook.Bounds(0, 0, len(xs), int64(i), 0, 0)) } n := xs[i] _ = n"},
 	{pass: "changed-decls", session: "type T int", in: "type T string", out: "refused: type T was declared in an earlier cell as \"T int\""},
 	{pass: "dropped-names", in: "fmt.Println(y)", out: "refused: undefined: y (cell #1 declared it, but failed before that statement ran"},

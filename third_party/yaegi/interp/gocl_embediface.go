@@ -2,6 +2,8 @@
 
 package interp
 
+import "reflect"
+
 // goclEmbeddedIfaces returns, by field index, the fields of struct type t
 // (or of the struct t points to) that embed an interface type with the
 // method name.
@@ -32,4 +34,54 @@ func goclEmbeddedIfaces(t *itype, name string) map[int]bool {
 		res[i] = true
 	}
 	return res
+}
+
+// goclEmbeddedMethod returns the method name of the field of struct value v
+// at index, the path lookupBinMethod found to an embedded field that has
+// it, or the zero Value.
+//
+// methodByName followed that path only through a pointer, and reflect does
+// not promote the methods of a field it does not mark Anonymous (see
+// above): so struct{ io.Reader; name string } passed by value to compiled
+// code as an io.Reader (io.ReadAll(r)) stopped with "method not found:
+// Read". A nil interface field yields the zero Value, as before.
+func goclEmbeddedMethod(v reflect.Value, name string, index []int) reflect.Value {
+	if v.Kind() != reflect.Struct || !checkFieldIndex(v.Type(), index) {
+		return reflect.Value{}
+	}
+	for _, i := range index {
+		for v.Kind() == reflect.Ptr {
+			if v.IsNil() {
+				return reflect.Value{}
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return reflect.Value{}
+		}
+		v = v.Field(i)
+	}
+	if v.Kind() == reflect.Interface && v.IsNil() || v.Kind() == reflect.Ptr && v.IsNil() {
+		return reflect.Value{}
+	}
+	return v.MethodByName(name)
+}
+
+// goclIsStructValue reports whether v is a value of the struct type t
+// declares (t names it or is it), as it is, not wrapped.
+//
+// getConcreteValue takes a struct without methods for an emulated
+// interface and returns its last set field: a struct whose methods are all
+// promoted from a field reflect does not mark Anonymous has no methods to
+// reflect, so namedReader{r, "x"} was replaced by "x" when it was wrapped
+// for compiled code.
+func goclIsStructValue(t *itype, v reflect.Value) bool {
+	for t != nil && t.cat == linkedT {
+		t = t.val
+	}
+	if t == nil || t.cat != structT || v.Kind() != reflect.Struct {
+		return false
+	}
+	rt := t.TypeOf()
+	return rt != nil && v.Type() == rt
 }

@@ -82,3 +82,19 @@ func appendPtrRecv(slice *itype, args []param, ellipsis bool) error {
 	}
 	return nil
 }
+
+// goclPtrRecvAssert reports whether the assertion n of a value of type t to
+// the interface it must fail because t has one of its methods only through
+// a pointer (ptrRecvMethod); without a comma-ok it panics as Go does. yaegi
+// compared the method lists alone, which for a named type hold both
+// receiver kinds, so `any(V{}).(Incer)` with `func (v *V) Inc()` succeeded.
+func goclPtrRecvAssert(n *node, t, it *itype, withOk bool) bool {
+	name := ptrRecvMethod(t, it)
+	if name == "" {
+		return false
+	}
+	if !withOk {
+		panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", t.id(), it.id(), name))
+	}
+	return true
+}

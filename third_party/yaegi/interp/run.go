@@ -340,7 +340,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			if c0.typ.cat == valueT {
+			if c0.typ.cat == valueT || valf.Kind() == reflect.Interface { // gocl patch: an empty interface's slot holds the valueInterface (gocl_ifacecopy.go)
 				valf = reflect.ValueOf(v)
 			}
 			if v.node.typ.id() == typID {
@@ -391,6 +391,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 					return next
 				}
 			}
+			if goclPtrRecvAssert(n, v.node.typ, typ, withOk) { // gocl patch: a value does not have its pointer methods (gocl_methodset.go)
+				ok = false  // gocl patch
+				return next // gocl patch
+			} // gocl patch
 
 			if withResult {
 				value0(f).Set(valf)
@@ -426,9 +430,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 						return next
 					}
 				}
+				if goclPtrRecvAssert(n, val.node.typ, typ, withOk) { // gocl patch: a value does not have its pointer methods (gocl_methodset.go)
+					ok = false  // gocl patch
+					return next // gocl patch
+				} // gocl patch
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					value0(f).Set(genInterfaceWrapper(goclDetachedNode(val), rtype)(f)) // gocl patch: wrap the asserted value, not what its node names in this frame (gocl_ifacecopy.go)
 				}
 				ok = true
 				return next
@@ -1104,7 +1112,9 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		if !goclIsStructValue(n.typ, v) { // gocl patch: a struct's value is itself, not its last field (gocl_embediface.go)
+			v = getConcreteValue(v) // gocl patch
+		} // gocl patch
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
@@ -1157,7 +1167,7 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 			return
 		}
 	}
-	return
+	return goclEmbeddedMethod(value, name, index) // gocl patch: a struct value's embedded field that reflect does not mark Anonymous (gocl_embediface.go)
 }
 
 func checkFieldIndex(typ reflect.Type, index []int) bool {
@@ -2778,8 +2788,8 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
-			if len(destType(n).field) > 0 {
+		case destInterface && (d.Kind() == reflect.Interface || d.Type() == valueInterfaceType): // gocl patch: only when the literal writes into the interface itself, not into its own slot (gocl_iface_field_complit.go)
+			if len(destType(n).field) > 0 || len(n.typ.methods()) > 0 { // gocl patch: into an empty interface too, as a variable is, so that assertions see the type's methods (gocl_ifacecopy.go)
 				d.Set(reflect.ValueOf(valueInterface{n, a}))
 				break
 			}
@@ -3045,6 +3055,13 @@ func _case(n *node) {
 						return tnext
 					}
 					ival := v.Interface()
+					if vi, ok := ival.(valueInterface); ok && vi.node != nil && isInterfaceSrc(typ) { // gocl patch: an interface case matches by method set, not because both are valueInterfaces (gocl_methodset.go)
+						if !vi.node.typ.methods().contains(typ.methods()) || ptrRecvMethod(vi.node.typ, typ) != "" { // gocl patch
+							return fnext // gocl patch
+						} // gocl patch
+						destValue(f).Set(elem) // gocl patch
+						return tnext           // gocl patch
+					} // gocl patch
 					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
 						destValue(f).Set(elem)
 						return tnext
@@ -3162,7 +3179,7 @@ func implementsInterface(v reflect.Value, t *itype) bool {
 	if !ok {
 		return false
 	}
-	return vi.node != nil && vi.node.typ.methods().contains(t.methods())
+	return vi.node != nil && vi.node.typ.methods().contains(t.methods()) && ptrRecvMethod(vi.node.typ, t) == "" // gocl patch: a value does not have its pointer methods (gocl_methodset.go)
 }
 
 func appendSlice(n *node) {
@@ -3544,7 +3561,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 					if r.Bool() {
 						return tnext
 					}
@@ -3572,7 +3589,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -3580,8 +3597,8 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, r, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}}) // gocl patch
+				getFrame(f, l).data[i] = goclAddressable(r)                                                     // gocl patch: (gocl_recvslot.go)
 				if chosen == 0 {
 					if n.interp.resume(f) { // gocl patch: done fired for another run (interrupt.go)
 						return n.exec // gocl patch
@@ -3597,7 +3614,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 					return tnext
 				}
 				return fnext
@@ -3605,7 +3622,8 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				r, _ := value(f).Recv()                     // gocl patch
+				getFrame(f, l).data[i] = goclAddressable(r) // gocl patch: a variable the receive defines stays settable (gocl_recvslot.go)
 				return tnext
 			}
 		}
@@ -3616,6 +3634,7 @@ func recv2(n *node) {
 	vchan := genValue(n.child[0])    // chan
 	vres := genValue(n.anc.child[0]) // result
 	vok := genValue(n.anc.child[1])  // status
+	vres, vok = goclRecvBlanks(n, vchan, vres, vok) // gocl patch: _ targets of v, ok = <-c (gocl_recvslot.go)
 	tnext := getExec(n.tnext)
 
 	if n.interp.cancelChan {

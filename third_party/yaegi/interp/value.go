@@ -156,7 +156,7 @@ func genValue(n *node) func(*frame) reflect.Value {
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
 	switch {
-	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || len(n.typ.method) > 0):
+	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || len(n.typ.method) > 0 || goclPtrHasMethods(n.typ)): // gocl patch: a pointer to a type with methods is wrapped too (gocl_ifacecopy.go)
 		return genValueInterface(n)
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
@@ -249,6 +249,7 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			v = vi.value
 			nod = vi.node
 		}
+		v = goclCopyValue(v) // gocl patch: an interface holds a copy of a struct or array, not the variable (gocl_ifacecopy.go)
 
 		// empty interface, do not wrap.
 		if nod != nil && isEmptyInterface(nod.typ) {
