@@ -125,6 +125,8 @@ type crossing struct {
 	// asks of a value yaegi holds bare (yaegi_typeswitch.go).
 	methodNames map[string]map[string]bool
 	helperByKey map[string]string          // a method's identity -> its compiled helper
+	probeRaw    map[string]reflect.Type    // a probed type's declaration (probeKey) -> the bare type it told
+	rawPrints   map[reflect.Type]string    // the fingerprint of each descriptor in rawTypes (crossing_reuse.go)
 	namedDescs  map[string]*cellvalue.Type // the types of namedValues, by name (yaegi_namedvalue.go)
 }
 
@@ -138,7 +140,8 @@ func (x *crossing) next() int {
 
 func newCrossing() *crossing {
 	x := &crossing{helpers: map[string]reflect.Value{}, rawTypes: map[reflect.Type]*cellvalue.Type{}, probed: map[string]bool{}, dynKnown: map[string]bool{},
-		methodNames: map[string]map[string]bool{}, helperByKey: map[string]string{}}
+		methodNames: map[string]map[string]bool{}, helperByKey: map[string]string{},
+		probeRaw: map[string]reflect.Type{}, rawPrints: map[reflect.Type]string{}}
 	cellvalue.SetResolver(x.resolve)
 	return x
 }

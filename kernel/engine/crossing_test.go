@@ -44,3 +44,40 @@ func TestIOCopyUsesTheCellTypesMethods(t *testing.T) {
 		"fmt.Println(sb.String(), n, err, d.got, m)")
 	expect(t, "io.Copy", r.text("stdout"), "via WriteTo x 13 <nil> via ReadFrom abc 3\n")
 }
+
+// TestReprintCompilesNoProbe checks that printing a struct value again
+// compiles no probe of its bare type again (crossing_reuse.go), and that
+// the resolver still learns the descriptor anew once a field's type has
+// gained a method.
+func TestReprintCompilesNoProbe(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "type B struct{ N int }\ntype T struct{ A int; B B }")
+	print := "fmt.Println(T{1, B{2}})"
+	_, r := ok(t, e, print)
+	expect(t, "first print", r.text("stdout"), "{1 {2}}\n")
+	n := len(e.cross.helpers)
+	for i := 0; i < 5; i++ {
+		ok(t, e, print)
+	}
+	if got := len(e.cross.helpers); got != n {
+		t.Errorf("five re-runs compiled %d more helpers, want none", got-n)
+	}
+	ok(t, e, "func (b B) String() string { return \"B\" }")
+	_, r = ok(t, e, print)
+	expect(t, "after B's String", r.text("stdout"), "{1 B}\n")
+	learnt := 0
+	for raw, d := range e.cross.rawTypes {
+		if d == nil || d.String != "main.T" {
+			continue
+		}
+		learnt++
+		if f := d.Under.Fields[1].Type; f.Methods == nil || f.Methods.String == nil {
+			t.Errorf("the resolver's descriptor of %v has no String for its field B: learnt before B had one", raw)
+		}
+	}
+	if learnt != 1 {
+		t.Errorf("the resolver knows %d bare types of main.T, want 1", learnt)
+	}
+	_, r = ok(t, e, "var v any = T{1, B{2}}\nfmt.Println(v)")
+	expect(t, "in an interface", r.text("stdout"), "{1 B}\n")
+}
