@@ -128,6 +128,7 @@ type crossing struct {
 	probeRaw    map[string]reflect.Type    // a probed type's declaration (probeKey) -> the bare type it told
 	rawPrints   map[reflect.Type]string    // the fingerprint of each descriptor in rawTypes (crossing_reuse.go)
 	namedDescs  map[string]*cellvalue.Type // the types of namedValues, by name (yaegi_namedvalue.go)
+	shown       shownExpr                  // the type check of the final expression of the cell last rewritten
 }
 
 // next numbers a new helper.

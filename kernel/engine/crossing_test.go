@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"go/ast"
 	"strings"
 	"testing"
 )
@@ -80,4 +81,60 @@ func TestReprintCompilesNoProbe(t *testing.T) {
 	}
 	_, r = ok(t, e, "var v any = T{1, B{2}}\nfmt.Println(v)")
 	expect(t, "in an interface", r.text("stdout"), "{1 B}\n")
+}
+
+// TestShowOrderPicksWhatTheLoopPicked checks the premise of showOrder:
+// for final expressions of every arity, the show helper the type check's
+// count puts first is the one the engine found before by trying show1 to
+// show3 in turn (the first that yaegi compiles), and none when yaegi
+// compiles none.
+func TestShowOrderPicksWhatTheLoopPicked(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, `type P struct{ X, Y int }
+func (p P) Two() (int, error) { return p.X, nil }
+type I interface{ Two() (int, error) }
+func f0() {}
+func f1() int { return 1 }
+func f2() (int, string) { return 1, "a" }
+func f3() (int, string, error) { return 1, "a", nil }
+func f4() (int, int, int, int) { return 1, 2, 3, 4 }
+func g2[T any](v T) (T, bool) { return v, true }
+var i I = P{1, 2}
+var m = map[string]int{"a": 1}
+var ch = make(chan int, 1)
+var s = []int{1}
+var a any = 1`)
+	first := func(x ast.Expr, order []string) string {
+		for _, h := range order {
+			call := &ast.CallExpr{Fun: &ast.Ident{NamePos: x.Pos(), Name: helperPrefix + h}, Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.End()}
+			if _, err := e.compileAST(&ast.BlockStmt{Lbrace: x.Pos(), List: []ast.Stmt{&ast.ExprStmt{X: call}}, Rbrace: x.End()}); err == nil {
+				return h
+			}
+		}
+		return "none"
+	}
+	for _, c := range []struct {
+		cell    string
+		results int
+	}{
+		{"f0()", 0}, {"func() {}()", 0}, {"println(1)", 0}, {"delete(m, \"b\")", 0}, {"x := 1\nf0()", 0},
+		{"f1()", 1}, {"fmt.Sprint(P{})", 1}, {"fmt.Errorf(\"e\")", 1}, {"len(s)", 1}, {"append(s, 1)", 1}, {"m[\"a\"]", 1},
+		{"a.(int)", 1}, {"ch <- 1\n<-ch", 1}, {"new(int)", 1}, {"P{}.Two", 1}, {"f2", 1}, {"recover()", 1}, {"copy(s, s)", 1},
+		{"f2()", 2}, {"g2(1)", 2}, {"P{1, 2}.Two()", 2}, {"i.Two()", 2}, {"fmt.Println(P{})", 2}, {"fmt.Print()", 2},
+		{"func() (int, int) { return 1, 2 }()", 2}, {"fmt.Sscan(\"1\", new(int))", 2}, {"x := 1\nfmt.Println(x)", 2},
+		{"f3()", 3}, {"f4()", 4},
+	} {
+		run(t, e, c.cell)
+		x := e.cross.shown.x
+		// (go/types reports a value that is not a call as not used: its
+		// count is not known, and show1 comes first all the same.)
+		if x == nil || e.cross.shown.results != c.results && (c.results != 1 || e.cross.shown.results != -1) {
+			t.Errorf("%q: the check counted %d values (of %v), want %d", c.cell, e.cross.shown.results, x, c.results)
+			continue
+		}
+		if got, was := first(x, e.cross.showOrder(x)), first(x, showHelpers); got != was {
+			t.Errorf("%q (%d values): showOrder picks %s, trying each in turn picked %s", c.cell, c.results, got, was)
+		}
+		e.cross.shown = shownExpr{}
+	}
 }
