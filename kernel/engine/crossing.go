@@ -129,6 +129,7 @@ type crossing struct {
 	rawPrints   map[reflect.Type]string    // the fingerprint of each descriptor in rawTypes (crossing_reuse.go)
 	namedDescs  map[string]*cellvalue.Type // the types of namedValues, by name (yaegi_namedvalue.go)
 	shown       shownExpr                  // the type check of the final expression of the cell last rewritten
+	kept        keptDescs                  // the descriptors earlier cells made, for the cells checked against the same package
 }
 
 // next numbers a new helper.

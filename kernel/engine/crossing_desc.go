@@ -176,6 +176,9 @@ func (b *descBuilder) desc(t types.Type) *cellvalue.Type {
 	if d, ok := b.memo[t]; ok {
 		return d
 	}
+	if d, ok := b.x.keptDesc(b.pkg, t); ok { // crossing_reuse.go
+		return d
+	}
 	if !b.involvesCell(t) || b.recursive(t) {
 		d := &cellvalue.Type{Kind: cellvalue.Basic, String: types.TypeString(t, qualifier)}
 		b.memo[t] = d
@@ -441,6 +444,7 @@ func (x *crossing) caller(name string) func(args ...reflect.Value) []reflect.Val
 func (b *descBuilder) source() string {
 	b.dropKnownProbes() // crossing_reuse.go
 	if len(b.helpers) == 0 && len(b.dyn) == 0 {
+		b.keep() // they call only helpers compiled already
 		return ""
 	}
 	names := make([]string, 0, len(b.helpers))
@@ -492,12 +496,14 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, b := range x.pending {
+		compiled := 0
 		for name, h := range b.helpers {
 			if fn, err := eval(name); err == nil && fn.IsValid() && fn.Kind() == reflect.Func {
 				x.helpers[name] = fn
 				if h.key != "" {
 					x.helperByKey[h.key] = name
 				}
+				compiled++
 			}
 		}
 		for _, p := range b.probes {
@@ -520,7 +526,12 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 				for _, c := range b.dyn {
 					x.dynKnown[strings.TrimPrefix(c.typ, "*")] = true
 				}
+			} else {
+				compiled = -1
 			}
+		}
+		if compiled == len(b.helpers) {
+			b.keep() // crossing_reuse.go
 		}
 	}
 	x.pending = nil

@@ -102,6 +102,9 @@ func (b *descBuilder) print(d *cellvalue.Type) string {
 			}
 			calls, ok := b.calls[m]
 			if !ok {
+				calls, ok = b.x.kept.calls[m]
+			}
+			if !ok {
 				calls = fmt.Sprintf("%p", m) // not made by methods: like no other
 			}
 			fmt.Fprintf(&s, " m%q", calls)
@@ -116,4 +119,67 @@ func (b *descBuilder) print(d *cellvalue.Type) string {
 	}
 	walk(d)
 	return s.String()
+}
+
+// The descriptors of a cell's named types are kept too, for the next cells
+// checked against the same go/types package (the session checked once,
+// kernel/celltypes/cache.go), whose named types are the same objects: a
+// descriptor depends on nothing else but the helpers its methods call,
+// which stay compiled. Only those of a cell whose helpers all compiled are
+// kept (a descriptor of a cell that failed may call a helper that does not
+// exist), and that made no descriptor of an interface type: making one
+// makes those of every type of the session the resolver does not know yet
+// (probeAll), which a kept one would skip. A cell checked against another package (from source, or after the
+// session changed) starts them afresh: making a descriptor also records
+// its type's method set for the type switches (methodNames), which that
+// cell may have recorded otherwise.
+
+// keptDescs are the descriptors kept for the cells checked against pkg.
+type keptDescs struct {
+	pkg   *types.Package
+	descs map[types.Type]*cellvalue.Type
+	calls map[*cellvalue.Methods]string // their builders' calls
+}
+
+// keepFor starts the kept descriptors afresh unless they are for pkg.
+func (x *crossing) keepFor(pkg *types.Package) {
+	if x.kept.pkg != pkg {
+		x.kept = keptDescs{pkg: pkg}
+	}
+}
+
+// keptDesc returns the kept descriptor of t, for a cell checked against pkg.
+func (x *crossing) keptDesc(pkg *types.Package, t types.Type) (*cellvalue.Type, bool) {
+	if x.kept.pkg != pkg || x.kept.descs == nil {
+		return nil, false
+	}
+	d, ok := x.kept.descs[t]
+	return d, ok
+}
+
+// keep keeps the descriptors of b's named types, once every helper they
+// call is compiled: those of the package's level and of the compiled
+// packages, which later checks against the same package share (a type
+// declared in the cell's function, or an instance of a generic type, is
+// made anew by every check).
+func (b *descBuilder) keep() {
+	k := &b.x.kept
+	if k.pkg != b.pkg || b.probedAll {
+		return
+	}
+	for t, d := range b.memo {
+		n, ok := t.(*types.Named)
+		if !ok || n.TypeArgs().Len() > 0 || n.Obj().Pkg() != nil && n.Obj().Parent() != n.Obj().Pkg().Scope() {
+			continue
+		}
+		if k.descs == nil {
+			k.descs, k.calls = map[types.Type]*cellvalue.Type{}, map[*cellvalue.Methods]string{}
+		}
+		k.descs[t] = d
+	}
+	for m, c := range b.calls {
+		if k.calls != nil {
+			k.calls[m] = c
+		}
+	}
 }

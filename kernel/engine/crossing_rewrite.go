@@ -147,6 +147,7 @@ func finalExpr(ps []*parsed) ast.Expr {
 func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more crossExtras) string {
 	eq := more.compares
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
+	e.cross.keepFor(ch.Pkg) // crossing_reuse.go
 	eq = eq && hasCellCompare(ps, ch.Info)
 	typed := more.boxValues && hasTypedAssertion(ps, ch.Info)
 	if ch.ProbeAll || eq || typed { // (a compared or asserted value is told by its dynamic type)

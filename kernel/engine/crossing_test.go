@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"strings"
 	"testing"
+
+	"github.com/seed43a1e1ab/gocl/kernel/cellvalue"
 )
 
 // TestRerunReusesMethodHelpers checks that re-running a cell that prints a
@@ -136,5 +138,30 @@ var a any = 1`)
 			t.Errorf("%q (%d values): showOrder picks %s, trying each in turn picked %s", c.cell, c.results, got, was)
 		}
 		e.cross.shown = shownExpr{}
+	}
+}
+
+// TestReprintKeepsDescriptors checks that a cell checked against the same
+// checked session as the one before uses the descriptors that cell made
+// (crossing_reuse.go), and that a cell after the session changed makes
+// them anew.
+func TestReprintKeepsDescriptors(t *testing.T) {
+	e := newEngine(t)
+	ok(t, e, "type T struct{ A int; s string }")
+	last := func() *cellvalue.Type { return e.cross.descs[len(e.cross.descs)-1] }
+	var ds []*cellvalue.Type
+	for i := 0; i < 3; i++ {
+		_, r := ok(t, e, "fmt.Println(T{1, \"x\"})")
+		expect(t, "print", r.text("stdout"), "{1 x}\n")
+		ds = append(ds, last())
+	}
+	if ds[1] != ds[2] {
+		t.Errorf("a cell checked against the same session made T's descriptor anew")
+	}
+	ok(t, e, "func (t T) String() string { return \"T\" }")
+	_, r := ok(t, e, "fmt.Println(T{1, \"x\"})")
+	expect(t, "after T's String", r.text("stdout"), "T\n")
+	if last() == ds[2] || last().Methods == nil {
+		t.Errorf("after the session changed, T's descriptor was not made anew with its String")
 	}
 }
