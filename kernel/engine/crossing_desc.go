@@ -513,10 +513,10 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 			}
 			raw := fn.Type().In(0)
 			x.probed[strings.TrimPrefix(p.named.Name, "main.")] = true
-			print := b.print(p.named)
-			x.learn(raw, p.named, print)
+			fp := b.print(p.named)
+			x.learn(raw, p.named, fp)
 			x.learn(reflect.PointerTo(raw), &cellvalue.Type{Kind: cellvalue.Pointer, String: "*" + p.named.String,
-				Elem: p.named, Methods: p.named.PtrMethods}, "*"+print)
+				Elem: p.named, Methods: p.named.PtrMethods}, "*"+fp)
 			x.probeRaw[p.key] = raw
 		}
 		if b.dynName != "" {
@@ -540,11 +540,11 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 // learn records the descriptor of a bare type, and its fingerprint
 // (crossing_reuse.go); two cell types alike in shape share a bare type,
 // and neither is then resolved.
-func (x *crossing) learn(raw reflect.Type, d *cellvalue.Type, print string) {
+func (x *crossing) learn(raw reflect.Type, d *cellvalue.Type, fp string) {
 	if old, ok := x.rawTypes[raw]; ok && (old == nil || old.String != d.String) {
 		x.rawTypes[raw] = nil
 		return
 	}
 	x.rawTypes[raw] = d
-	x.rawPrints[raw] = print
+	x.rawPrints[raw] = fp
 }

@@ -1,6 +1,6 @@
 // What the crossings keep between cells (see crossing.go): the bare type
 // each probe told, so that a cell whose descriptors are those of an earlier
-// cell compiles no probe again.
+// cell compiles no probe again, and the descriptors themselves.
 
 package engine
 
@@ -36,9 +36,9 @@ func probeKey(n *types.Named) string {
 func (b *descBuilder) dropKnownProbes() {
 	keep := b.probes[:0]
 	for _, p := range b.probes {
-		print := b.print(p.named)
+		fp := b.print(p.named)
 		b.x.mu.Lock()
-		known := b.x.holds(p.key, print)
+		known := b.x.holds(p.key, fp)
 		b.x.mu.Unlock()
 		if !known {
 			keep = append(keep, p)
@@ -50,19 +50,19 @@ func (b *descBuilder) dropKnownProbes() {
 }
 
 // holds reports whether learning again the probe of the declaration key,
-// whose descriptor has the fingerprint print, would leave the resolver as
-// it is. x.mu is held.
-func (x *crossing) holds(key, print string) bool {
+// whose descriptor has the fingerprint fp, would leave the resolver as it
+// is. x.mu is held.
+func (x *crossing) holds(key, fp string) bool {
 	raw, ok := x.probeRaw[key]
 	if !ok {
 		return false
 	}
 	for _, r := range []struct {
-		t     reflect.Type
-		print string
-	}{{raw, print}, {reflect.PointerTo(raw), "*" + print}} {
+		t  reflect.Type
+		fp string
+	}{{raw, fp}, {reflect.PointerTo(raw), "*" + fp}} {
 		old, ok := x.rawTypes[r.t]
-		if !ok || old != nil && x.rawPrints[r.t] != r.print {
+		if !ok || old != nil && x.rawPrints[r.t] != r.fp {
 			return false
 		}
 	}
