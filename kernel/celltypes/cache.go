@@ -1,23 +1,22 @@
 package celltypes
 
 import (
-	"fmt"
 	"go/ast"
 	"go/types"
 	"maps"
 	"strings"
 )
 
-// cacheCells is how many cells one checked session serves before it is
-// checked again from source: each cell adds a function to its package,
-// which every later cell's check walks again (go/types' initialization
-// order).
-const cacheCells = 16
-
 // checkedSession is the session's declarations checked once, as the first
 // file of a go/types package, which a cell's statements are then checked
 // against as one more file of the same package (go/types adds files to a
-// package incrementally). A cell that declares nothing at package level,
+// package incrementally), by a checker of its own: the checker that checked
+// the session walks all the package's objects again on every file it is
+// given (their order, their cycles, their initialization order), the
+// cell's own checker only the cell's function, which finds the session's
+// objects in the package's scope, checked already. The function is named
+// _, so that it stays out of that scope: the package does not grow with the
+// cells it served. A cell that declares nothing at package level,
 // imports nothing new and declares no name the session declares is checked
 // this way, at the cost of its own statements only: what the check of
 // session and cell together from source records for the cell's nodes, and
@@ -26,10 +25,8 @@ const cacheCells = 16
 type checkedSession struct {
 	version int
 	pkg     *types.Package
-	checker *types.Checker
 	info    *types.Info // the session file's
 	errs    []error     // the session file's errors
-	sink    *[]error    // where the checker's errors go now
 	cells   int         // cells checked against it
 }
 
@@ -51,7 +48,7 @@ func (s *Session) checkCached(c Cell) *Checked {
 		}
 	}
 	cs := s.cache
-	if cs == nil || cs.version != s.version || cs.cells >= cacheCells {
+	if cs == nil || cs.version != s.version {
 		cs = s.checkSession()
 		s.cache = cs
 	}
@@ -62,16 +59,13 @@ func (s *Session) checkCached(c Cell) *Checked {
 	// is keyed by nodes, and the engine looks up the cell's.
 	ch.Info.Defs = maps.Clone(cs.info.Defs)
 	ch.Errors = append([]error(nil), cs.errs...)
-	cs.sink = &ch.Errors
-	cs.checker.Info = ch.Info
 	file := syntheticFile(s.imports, []ast.Decl{&ast.FuncDecl{
-		// A name of its own: the package keeps every cell's function.
-		Name: ast.NewIdent(fmt.Sprintf("%s%d", CheckFunc, cs.cells)),
+		Name: ast.NewIdent("_"),
 		Type: &ast.FuncType{Params: &ast.FieldList{}},
 		Body: &ast.BlockStmt{List: c.Stmts},
 	}})
-	_ = cs.checker.Files([]*ast.File{file})
-	cs.sink = nil
+	conf := s.config(func(err error) { ch.Errors = append(ch.Errors, err) })
+	_ = types.NewChecker(conf, s.fset, cs.pkg, ch.Info).Files([]*ast.File{file})
 	return ch
 }
 
@@ -79,10 +73,8 @@ func (s *Session) checkCached(c Cell) *Checked {
 // file.
 func (s *Session) checkSession() *checkedSession {
 	cs := &checkedSession{version: s.version, pkg: types.NewPackage("main", "main"), info: newInfo()}
-	cs.sink = &cs.errs
-	conf := s.config(func(err error) { *cs.sink = append(*cs.sink, err) })
-	cs.checker = types.NewChecker(conf, s.fset, cs.pkg, cs.info)
-	_ = cs.checker.Files([]*ast.File{syntheticFile(s.imports, s.sessionDecls(nil))})
+	conf := s.config(func(err error) { cs.errs = append(cs.errs, err) })
+	_ = types.NewChecker(conf, s.fset, cs.pkg, cs.info).Files([]*ast.File{syntheticFile(s.imports, s.sessionDecls(nil))})
 	return cs
 }
 

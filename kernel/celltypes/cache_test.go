@@ -62,6 +62,21 @@ var broken = undefinedName`, ""))
 			t.Errorf("a cell that must be checked from source was checked against the checked session")
 		}
 	}
+	// One checked session serves any number of cells (each by a checker
+	// of its own), and its package does not grow with them.
+	first, names := s.cache, len(s.cache.pkg.Scope().Names())
+	c := cellOf(t, fset, nil, "", "fmt.Println(p, x)")
+	for i := 0; i < 40; i++ {
+		if got, want := describe(s.Check(c), c), describe(s.checkFull(c), c); got != want {
+			t.Fatalf("cell %d against the checked session: cached check\n%s\nfull check\n%s", i, got, want)
+		}
+	}
+	if s.cache != first || first.cells < 40 {
+		t.Errorf("40 cells were not all checked against one checked session")
+	}
+	if got := len(first.pkg.Scope().Names()); got != names {
+		t.Errorf("the checked session's package grew from %d names to %d with the cells it served", names, got)
+	}
 }
 
 // describe lists the errors of ch and what it recorded for each node of c's
@@ -100,8 +115,10 @@ func describe(ch *Checked, c Cell) string {
 	// The names defined anywhere: the engine scans them (a session that
 	// defines len gets no bounds checks).
 	var defs []string
-	for id := range ch.Info.Defs {
-		if !strings.HasPrefix(id.Name, CheckFunc) { // the cell's function: a name of its own in the cached check
+	for id, o := range ch.Info.Defs {
+		// (The cell's function: CheckFunc in the full check, _ in the
+		// cached one.)
+		if _, fn := o.(*types.Func); !fn || id.Name != "_" && !strings.HasPrefix(id.Name, CheckFunc) {
 			defs = append(defs, id.Name)
 		}
 	}

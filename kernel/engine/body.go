@@ -227,7 +227,7 @@ func funcLitCall(body []ast.Stmt, pos, end token.Pos) ast.Stmt {
 // without running it. It returns nil when no helper takes
 // x (a call with no result): then x runs as a plain statement.
 func (e *Engine) showCall(p *parsed, x ast.Expr, typeID int) ast.Stmt {
-	for _, helper := range []string{"show1", "show2", "show3"} {
+	for _, helper := range e.cross.showOrder(x) { // the type check's choice first (crossing_rewrite.go)
 		args := []ast.Expr{x}
 		if helper == "show1" && typeID >= 0 {
 			helper = "show1t" // a value of a cell's type (crossing.go)

@@ -125,7 +125,11 @@ type crossing struct {
 	// asks of a value yaegi holds bare (yaegi_typeswitch.go).
 	methodNames map[string]map[string]bool
 	helperByKey map[string]string          // a method's identity -> its compiled helper
+	probeRaw    map[string]reflect.Type    // a probed type's declaration (probeKey) -> the bare type it told
+	rawPrints   map[reflect.Type]string    // the fingerprint of each descriptor in rawTypes (crossing_reuse.go)
 	namedDescs  map[string]*cellvalue.Type // the types of namedValues, by name (yaegi_namedvalue.go)
+	shown       shownExpr                  // the type check of the final expression of the cell last rewritten
+	kept        keptDescs                  // the descriptors earlier cells made, for the cells checked against the same package
 }
 
 // next numbers a new helper.
@@ -138,7 +142,8 @@ func (x *crossing) next() int {
 
 func newCrossing() *crossing {
 	x := &crossing{helpers: map[string]reflect.Value{}, rawTypes: map[reflect.Type]*cellvalue.Type{}, probed: map[string]bool{}, dynKnown: map[string]bool{},
-		methodNames: map[string]map[string]bool{}, helperByKey: map[string]string{}}
+		methodNames: map[string]map[string]bool{}, helperByKey: map[string]string{},
+		probeRaw: map[string]reflect.Type{}, rawPrints: map[reflect.Type]string{}}
 	cellvalue.SetResolver(x.resolve)
 	return x
 }

@@ -34,11 +34,15 @@ type descBuilder struct {
 	probedAll bool
 	dyn       []dynCase // the cell types new to the resolver's type switch
 	dynName   string    // the new type switch helper, when dyn is not empty
+	// calls names the helper each method of a Methods calls, for the
+	// descriptors' fingerprints (crossing_reuse.go).
+	calls map[*cellvalue.Methods]string
 }
 
 type probe struct {
 	helper string
 	named  *cellvalue.Type
+	key    string // the type's declaration (probeKey)
 }
 
 // register numbers a descriptor for the rewritten cell.
@@ -185,6 +189,9 @@ func (b *descBuilder) desc(t types.Type) *cellvalue.Type {
 	if d, ok := b.memo[t]; ok {
 		return d
 	}
+	if d, ok := b.x.keptDesc(b.pkg, t); ok { // crossing_reuse.go
+		return d
+	}
 	if !b.involvesCell(t) || b.recursive(t) {
 		d := &cellvalue.Type{Kind: cellvalue.Basic, String: reflectString(t)}
 		b.memo[t] = d
@@ -214,7 +221,7 @@ func (b *descBuilder) fill(d *cellvalue.Type, t types.Type) {
 			// and yaegi mistypes a function of one compiled with main.)
 			name := fmt.Sprintf("%scvt%d", helperPrefix, b.x.next())
 			b.helpers[name] = &helperReq{name: name, recv: n.Obj().Name()}
-			b.probes = append(b.probes, probe{helper: name, named: d})
+			b.probes = append(b.probes, probe{helper: name, named: d, key: probeKey(n)})
 		}
 		return
 	}
@@ -312,6 +319,7 @@ func (b *descBuilder) methods(n *types.Named, ptr bool) *cellvalue.Methods {
 	b.x.mu.Unlock()
 	m := &cellvalue.Methods{}
 	found := false
+	var calls strings.Builder
 	for i := 0; i < ms.Len(); i++ {
 		f, ok := ms.At(i).Obj().(*types.Func)
 		if !ok {
@@ -341,6 +349,7 @@ func (b *descBuilder) methods(n *types.Named, ptr bool) *cellvalue.Methods {
 			b.helpers[name] = req
 		}
 		req.name = name
+		fmt.Fprintf(&calls, "%s=%s ", f.Name(), name)
 		call := b.x.caller(name)
 		switch kind {
 		case "String":
@@ -393,6 +402,10 @@ func (b *descBuilder) methods(n *types.Named, ptr bool) *cellvalue.Methods {
 	if !found {
 		return nil
 	}
+	if b.calls == nil {
+		b.calls = map[*cellvalue.Methods]string{}
+	}
+	b.calls[m] = calls.String()
 	return m
 }
 
@@ -442,7 +455,9 @@ func (x *crossing) caller(name string) func(args ...reflect.Value) []reflect.Val
 
 // source is the Go source of the helpers the cell's descriptors call.
 func (b *descBuilder) source() string {
+	b.dropKnownProbes() // crossing_reuse.go
 	if len(b.helpers) == 0 && len(b.dyn) == 0 {
+		b.keep() // they call only helpers compiled already
 		return ""
 	}
 	names := make([]string, 0, len(b.helpers))
@@ -494,12 +509,14 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, b := range x.pending {
+		compiled := 0
 		for name, h := range b.helpers {
 			if fn, err := eval(name); err == nil && fn.IsValid() && fn.Kind() == reflect.Func {
 				x.helpers[name] = fn
 				if h.key != "" {
 					x.helperByKey[h.key] = name
 				}
+				compiled++
 			}
 		}
 		for _, p := range b.probes {
@@ -509,9 +526,11 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 			}
 			raw := fn.Type().In(0)
 			x.probed[strings.TrimPrefix(p.named.Name, "main.")] = true
-			x.learn(raw, p.named)
+			fp := b.print(p.named)
+			x.learn(raw, p.named, fp)
 			x.learn(reflect.PointerTo(raw), &cellvalue.Type{Kind: cellvalue.Pointer, String: "*" + p.named.String,
-				Elem: p.named, Methods: p.named.PtrMethods})
+				Elem: p.named, Methods: p.named.PtrMethods}, "*"+fp)
+			x.probeRaw[p.key] = raw
 		}
 		if b.dynName != "" {
 			if fn, err := eval(b.dynName); err == nil && fn.Kind() == reflect.Func && fn.Type().NumIn() == 1 {
@@ -520,18 +539,25 @@ func (x *crossing) helpersCompiled(eval func(string) (reflect.Value, error)) {
 				for _, c := range b.dyn {
 					x.dynKnown[strings.TrimPrefix(c.typ, "*")] = true
 				}
+			} else {
+				compiled = -1
 			}
+		}
+		if compiled == len(b.helpers) {
+			b.keep() // crossing_reuse.go
 		}
 	}
 	x.pending = nil
 }
 
-// learn records the descriptor of a bare type; two cell types alike in
-// shape share a bare type, and neither is then resolved.
-func (x *crossing) learn(raw reflect.Type, d *cellvalue.Type) {
+// learn records the descriptor of a bare type, and its fingerprint
+// (crossing_reuse.go); two cell types alike in shape share a bare type,
+// and neither is then resolved.
+func (x *crossing) learn(raw reflect.Type, d *cellvalue.Type, fp string) {
 	if old, ok := x.rawTypes[raw]; ok && (old == nil || old.String != d.String) {
 		x.rawTypes[raw] = nil
 		return
 	}
 	x.rawTypes[raw] = d
+	x.rawPrints[raw] = fp
 }

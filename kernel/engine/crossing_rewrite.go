@@ -147,6 +147,7 @@ func finalExpr(ps []*parsed) ast.Expr {
 func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more crossExtras) string {
 	eq := more.compares
 	b := &descBuilder{x: e.cross, pkg: ch.Pkg, memo: map[types.Type]*cellvalue.Type{}, helpers: map[string]*helperReq{}}
+	e.cross.keepFor(ch.Pkg) // crossing_reuse.go
 	eq = eq && hasCellCompare(ps, ch.Info)
 	typed := more.boxValues && hasTypedAssertion(ps, ch.Info)
 	if ch.ProbeAll || eq || typed { // (a compared or asserted value is told by its dynamic type)
@@ -154,6 +155,7 @@ func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more cros
 	}
 	e.showType = -1
 	if x := finalExpr(ps); x != nil {
+		e.cross.shown = shownExpr{x: x, results: resultCount(ch, x)}
 		if tv, ok := ch.Info.Types[x]; ok && tv.IsValue() && tv.Type != nil {
 			if _, tuple := tv.Type.(*types.Tuple); !tuple {
 				if d := b.desc(tv.Type); d.Kind != cellvalue.Basic {
@@ -186,6 +188,66 @@ func (e *Engine) rewriteCrossings(ps []*parsed, ch *celltypes.Checked, more cros
 		rewriteIfaceCompares(ps, ch.Info, descID)
 	}
 	return b.source()
+}
+
+// shownExpr is what the type check told of the final expression of the
+// cell last rewritten: how many values it gives (-1: not known).
+type shownExpr struct {
+	x       ast.Expr
+	results int
+}
+
+// resultCount is how many values expression x of a cell that type-checked
+// without errors gives (soft ones, such as a variable not used, aside), or
+// -1.
+func resultCount(ch *celltypes.Checked, x ast.Expr) int {
+	for _, err := range ch.Errors {
+		if te, ok := err.(types.Error); !ok || !te.Soft {
+			return -1
+		}
+	}
+	tv, ok := ch.Info.Types[x]
+	switch {
+	case !ok:
+		return -1
+	case tv.IsVoid():
+		return 0
+	case !tv.IsValue() || tv.Type == nil || tv.Type == types.Typ[types.Invalid]:
+		return -1
+	}
+	if t, ok := tv.Type.(*types.Tuple); ok {
+		return t.Len()
+	}
+	return 1
+}
+
+// showHelpers are the show helpers, for one, two and three values, in the
+// order the engine tries them on a cell's final expression.
+var showHelpers = []string{"show1", "show2", "show3"}
+
+// showOrder is the order in which to try the show helpers on the final
+// expression x (body.go's showCall): the one for as many values as the type
+// check says x gives first, then the others as before, in case yaegi
+// disagrees; none when x gives no value or more than three. Each helper
+// tried costs a compile, and yaegi takes none but the one for x's values.
+func (x *crossing) showOrder(expr ast.Expr) []string {
+	n := -1
+	if x.shown.x == expr {
+		n = x.shown.results
+	}
+	switch {
+	case n < 0 || n == 1:
+		return showHelpers
+	case n == 0 || n > len(showHelpers):
+		return nil
+	}
+	order := []string{showHelpers[n-1]}
+	for _, h := range showHelpers {
+		if h != order[0] {
+			order = append(order, h)
+		}
+	}
+	return order
 }
 
 // crossExtras are the rewrites rewriteCrossings makes besides the calls of
