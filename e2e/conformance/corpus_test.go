@@ -53,8 +53,11 @@ func TestSpecCorpus(t *testing.T) {
 	each(len(progs), func(i int) {
 		p := &progs[i]
 		bin := filepath.Join(binDir, p.Name)
-		w, err := Oracle(bin, *programLimit)
-		if err == nil {
+		var w Want
+		var err error
+		if p.Refused {
+			w, err = RefusedOracle(filepath.Join(corpusDir, p.Name, "main.go"), t.TempDir())
+		} else if w, err = Oracle(bin, *programLimit); err == nil {
 			var again Want
 			if again, err = Oracle(bin, *programLimit); err == nil && !reflect.DeepEqual(w, again) {
 				err = fmt.Errorf("two runs printed different output (%q, then %q): nondeterministic programs do not belong in the corpus",
@@ -101,6 +104,9 @@ func TestSpecCorpus(t *testing.T) {
 		want := p.Want.Stdout
 		if p.Want.Panic != "" {
 			want += "panic: " + p.Want.Panic
+		}
+		if p.Refused {
+			want = "the go command's refusal: " + p.Want.Error
 		}
 		for _, run := range []struct {
 			form     string

@@ -20,7 +20,9 @@
 //     statements; a name main declares where the package declares it too
 //     is renamed in that form, since a later cell's declaration would
 //     redefine it for the earlier cells: see NotebookForm; yaegi's programs
-//     get the same notebook form).
+//     get the same notebook form). A program Go refuses to compile is tagged
+//     gocl_refused (see RefusedTag): the go command's one compile error is
+//     its oracle, and gocl must refuse it with an error that says the same.
 //
 // A later cell that prints nothing follows every corpus program in both
 // forms, so that a func main or a defer that runs again after a later cell

@@ -19,6 +19,8 @@ type CorpusProgram struct {
 	Source string
 	// Want is what the go command's build of the program does.
 	Want Want
+	// Refused says Go refuses to compile the program (see RefusedTag).
+	Refused bool
 }
 
 // BuildCorpus compiles every program under corpusDir with one go build (the
@@ -64,7 +66,8 @@ func Oracle(bin string, limit time.Duration) (Want, error) {
 }
 
 // ReadCorpus reads the programs of corpusDir that binDir has a binary for,
-// and names those it has none for.
+// and those Go refuses (see RefusedTag), and names those it has no binary
+// for.
 func ReadCorpus(corpusDir, binDir string) (progs []CorpusProgram, unbuilt []string, err error) {
 	entries, err := os.ReadDir(corpusDir)
 	if err != nil {
@@ -77,6 +80,10 @@ func ReadCorpus(corpusDir, binDir string) (progs []CorpusProgram, unbuilt []stri
 		src, err := os.ReadFile(filepath.Join(corpusDir, e.Name(), "main.go"))
 		if err != nil {
 			return nil, nil, fmt.Errorf("corpus program %s: %w", e.Name(), err)
+		}
+		if isRefused(string(src)) {
+			progs = append(progs, CorpusProgram{Name: e.Name(), Source: string(src), Refused: true})
+			continue
 		}
 		if _, err := os.Stat(filepath.Join(binDir, e.Name())); err != nil {
 			unbuilt = append(unbuilt, e.Name())

@@ -901,6 +901,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ.TypeOf()       // Force compute of reflection type.
 				constOp[n.action](n) // Compute a constant result now rather than during exec.
 			}
+			if err = goclFoldFits(n); err != nil { // gocl patch: the fold wraps; Go refuses a typed constant that overflows (gocl_overflow.go)
+				break // gocl patch
+			} // gocl patch
 			switch {
 			case n.rval.IsValid():
 				// This operation involved constants, and the result is already computed
@@ -1054,6 +1057,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
 			}
+			if err = goclAssignFits(n.child[1], goclChanElem(n.child[0].typ), "send"); err != nil { // gocl patch: a constant that does not fit (gocl_overflow.go)
+				break // gocl patch
+			} // gocl patch
 			fallthrough
 
 		case declStmt, exprStmt:
@@ -1794,6 +1800,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 				// TODO(mpl): move any of that code to typecheck?
 				c.typ.node = c
+				if err = goclAssignFits(c, typ, "return statement"); err != nil { // gocl patch: a constant that does not fit (gocl_overflow.go)
+					return // gocl patch
+				} // gocl patch
 				if !c.typ.assignableTo(typ) {
 					err = c.cfgErrorf("cannot use %v (type %v) as type %v in return argument", c.ident, c.typ.cat, typ.cat)
 					return
@@ -2194,6 +2203,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if n.child[0].rval.IsValid() && !isInterface(n.typ) && constOp[n.action] != nil {
 				n.typ.TypeOf() // init reflect type
 				constOp[n.action](n)
+				if err = goclFoldFits(n); err != nil { // gocl patch: -int8(-128) (gocl_overflow.go)
+					break // gocl patch
+				} // gocl patch
 			}
 			switch {
 			case n.rval.IsValid():

@@ -68,6 +68,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				val := src.rval
 				if n.anc.kind == constDecl {
 					if _, err2 := interp.cfg(n, sc, importPath, pkgName); err2 != nil {
+						goclKeepConstErr(n, err2) // gocl patch: a constant that does not fit is not a definition loop (gocl_overflow.go)
 						// Constant value can not be computed yet.
 						// Come back when child dependencies are known.
 						revisit = append(revisit, n)

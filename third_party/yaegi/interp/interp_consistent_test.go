@@ -271,7 +271,7 @@ func TestInterpErrorConsistency(t *testing.T) {
 		},
 		{
 			fileName:       "op1.go",
-			expectedInterp: "5:2: invalid operation: mismatched types int and untyped float",
+			expectedInterp: "5:7: 1.3 (untyped float constant) truncated to int", // gocl patch: Go's words (gocl_overflow.go)
 			expectedExec:   "5:7: 1.3 (untyped float constant) truncated to int",
 		},
 		{

@@ -123,7 +123,7 @@ func TestEvalAssign(t *testing.T) {
 		{src: `b := "Hello"; b += 1`, err: "1:42: invalid operation: mismatched types string and untyped int"},
 		{src: `c := "Hello"; c -= " world"`, err: "1:42: invalid operation: operator -= not defined on string"},
 		{src: "e := 64.4; e %= 64", err: "1:39: invalid operation: operator %= not defined on float64"},
-		{src: "f := int64(3.2)", err: "1:39: cannot convert expression of type untyped float to type int64"},
+		{src: "f := int64(3.2)", err: "1:39: cannot convert 3.2 (untyped float constant) to type int64"}, // gocl patch: Go's words (gocl_overflow.go)
 		{src: "g := 1; g <<= 8", res: "256"},
 		{src: "h := 1; h >>= 8", res: "0"},
 		{src: "i := 1; j := &i; (*j) = 2", res: "2"},
@@ -486,10 +486,10 @@ func TestEvalCompositeArray(t *testing.T) {
 	eval(t, i, `const l = 10`)
 	runTests(t, i, []testCase{
 		{src: "a := []int{1, 2, 7: 20, 30}", res: "[1 2 0 0 0 0 0 20 30]"},
-		{src: `a := []int{1, 1.2}`, err: "1:42: 6/5 truncated to int"},
+		{src: `a := []int{1, 1.2}`, err: "1:42: cannot use 1.2 (untyped float constant) as int value in array or slice literal (truncated)"}, // gocl patch: Go's words (gocl_overflow.go)
 		{src: `a := []int{0:1, 0:1}`, err: "1:46: duplicate index 0 in array or slice literal"},
 		{src: `a := []int{1.1:1, 1.2:"test"}`, err: "1:39: index untyped float must be integer constant"},
-		{src: `a := [2]int{1, 1.2}`, err: "1:43: 6/5 truncated to int"},
+		{src: `a := [2]int{1, 1.2}`, err: "1:43: cannot use 1.2 (untyped float constant) as int value in array or slice literal (truncated)"}, // gocl patch: Go's words (gocl_overflow.go)
 		{src: `a := [1]int{1, 2}`, err: "1:43: index 1 is out of bounds (>= 1)"},
 		{src: `b := [l]int{1, 2}`, res: "[1 2 0 0 0 0 0 0 0 0]"},
 		{src: `i := 10; a := [i]int{1, 2}`, err: "1:43: non-constant array bound \"i\""},
@@ -502,7 +502,7 @@ func TestEvalCompositeMap(t *testing.T) {
 	runTests(t, i, []testCase{
 		{src: `a := map[string]int{"one":1, "two":2}`, res: "map[one:1 two:2]"},
 		{src: `a := map[string]int{1:1, 2:2}`, err: "1:48: cannot convert 1 to string"},
-		{src: `a := map[string]int{"one":1, "two":2.2}`, err: "1:63: 11/5 truncated to int"},
+		{src: `a := map[string]int{"one":1, "two":2.2}`, err: "1:63: cannot use 2.2 (untyped float constant) as int value in map literal (truncated)"}, // gocl patch: Go's words (gocl_overflow.go)
 		{src: `a := map[string]int{1, "two":2}`, err: "1:48: missing key in map literal"},
 		{src: `a := map[string]int{"one":1, "one":2}`, err: "1:57: duplicate key one in map literal"},
 	})
@@ -513,7 +513,7 @@ func TestEvalCompositeStruct(t *testing.T) {
 	runTests(t, i, []testCase{
 		{src: `a := struct{A,B,C int}{}`, res: "{0 0 0}"},
 		{src: `a := struct{A,B,C int}{1,2,3}`, res: "{1 2 3}"},
-		{src: `a := struct{A,B,C int}{1,2.2,3}`, err: "1:53: 11/5 truncated to int"},
+		{src: `a := struct{A,B,C int}{1,2.2,3}`, err: "1:53: cannot use 2.2 (untyped float constant) as int value in struct literal (truncated)"}, // gocl patch: Go's words (gocl_overflow.go)
 		{src: `a := struct{A,B,C int}{1,2}`, err: "1:53: too few values in struct literal"},
 		{src: `a := struct{A,B,C int}{1,2,3,4}`, err: "1:57: too many values in struct literal"},
 		{src: `a := struct{A,B,C int}{1,B:2,3}`, err: "1:53: mixture of field:value and value elements in struct literal"},
@@ -521,7 +521,7 @@ func TestEvalCompositeStruct(t *testing.T) {
 		{src: `a := struct{A,B,C int}{B:2}`, res: "{0 2 0}"},
 		{src: `a := struct{A,B,C int}{A:1,D:2,C:3}`, err: "1:55: unknown field D in struct literal"},
 		{src: `a := struct{A,B,C int}{A:1,A:2,C:3}`, err: "1:55: duplicate field name A in struct literal"},
-		{src: `a := struct{A,B,C int}{A:1,B:2.2,C:3}`, err: "1:57: 11/5 truncated to int"},
+		{src: `a := struct{A,B,C int}{A:1,B:2.2,C:3}`, err: "1:57: cannot use 2.2 (untyped float constant) as int value in struct literal (truncated)"}, // gocl patch: Go's words (gocl_overflow.go)
 		{src: `a := struct{A,B,C int}{A:1,2,C:3}`, err: "1:55: mixture of field:value and value elements in struct literal"},
 		{src: `a := struct{A,B,C int}{1,2,_}`, err: "1:33: cannot use _ as value"},
 		{src: `a := struct{A,B,C int}{B: _}`, err: "1:51: cannot use _ as value"},
@@ -560,7 +560,7 @@ func TestEvalConversion(t *testing.T) {
 		{src: `a := uint64(1)`, res: "1"},
 		{src: `i := 1.1; a := uint64(i)`, res: "1"},
 		{src: `b := string(49)`, res: "1"},
-		{src: `c := uint64(1.1)`, err: "1:40: cannot convert expression of type untyped float to type uint64"},
+		{src: `c := uint64(1.1)`, err: "1:40: cannot convert 1.1 (untyped float constant) to type uint64"}, // gocl patch: Go's words (gocl_overflow.go)
 		{src: `int(_)`, err: "1:28: cannot use _ as value"},
 	})
 }

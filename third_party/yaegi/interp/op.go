@@ -874,7 +874,7 @@ func quoConst(n *node) {
 		// When the result of the operation is expected to be an int (because both
 		// operands are ints), we want to force the type of the whole expression to be an
 		// int (and not a float), which is achieved by using the QUO_ASSIGN operator.
-		if n.typ.untyped && isInt(n.typ.rtype) {
+		if n.typ.untyped && isInt(n.typ.rtype) || goclIntQuo(v0, v1) { // gocl patch: two integer constants divide as integers, whatever type the context gave n (gocl_overflow.go)
 			operator = token.QUO_ASSIGN
 		} else {
 			operator = token.QUO

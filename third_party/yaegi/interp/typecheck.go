@@ -45,6 +45,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 			}
 			typ = n.typ.defaultType(n.rval, check.scope)
 		}
+		if err := goclAssignFits(n, typ, context); err != nil { // gocl patch: go/types' words for a constant that does not fit (gocl_overflow.go)
+			return err // gocl patch
+		} // gocl patch
 		if err := check.convertUntyped(n, typ); err != nil {
 			return err
 		}
@@ -248,6 +251,9 @@ func (check typecheck) binaryExpr(n *node) error {
 	if isShiftAction(a) {
 		return check.shift(n)
 	}
+	if err := goclOperandFits(n); err != nil { // gocl patch: the conversions below ignore a constant that does not fit (gocl_overflow.go)
+		return err // gocl patch
+	} // gocl patch
 
 	switch n.action {
 	case aAdd:
@@ -653,6 +659,9 @@ func (check typecheck) typeAssertionExpr(n *node, typ *itype) error {
 
 // conversion type checks the conversion of n to typ.
 func (check typecheck) conversion(n *node, typ *itype) error {
+	if err := goclConversionFits(n, typ); err != nil { // gocl patch: a constant that does not fit, typed ones too (gocl_overflow.go)
+		return err // gocl patch
+	} // gocl patch
 	var c constant.Value
 	if n.rval.IsValid() {
 		if con, ok := n.rval.Interface().(constant.Value); ok {
@@ -1233,7 +1242,7 @@ func representableConst(c constant.Value, t reflect.Type) bool {
 		default:
 			return false
 		}
-		return constant.BitLen(x) <= bitlen[t.Kind()]
+		return goclIntFits(x, t.Kind()) // gocl patch: the bit length let 128..255 through for an int8 (gocl_overflow.go)
 	case isFloat(t):
 		x := constant.ToFloat(c)
 		if x.Kind() != constant.Float {
