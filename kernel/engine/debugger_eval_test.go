@@ -51,8 +51,8 @@ func TestDebuggerEvaluatesExpressionsAsGoDoes(t *testing.T) {
 		}
 	}
 	// Refused by the debugger: calls and shifts (not supported), and
-	// i8 + 200, which Go refuses ("200 (untyped int constant) overflows
-	// int8") though yaegi prints 71.
+	// i8 + 200, which Go refuses ("cannot use 200 (untyped int constant)
+	// as int8 value in ... (overflows)"), as cells now do too.
 	for _, expr := range []string{"fmt.Sprint(a)", "a << 2", "i8 + 200", "xs[1:]", "P{}"} {
 		if rep := d.req("evaluate", map[string]any{"expression": expr}); rep["success"] != false || rep["message"] == "" {
 			t.Errorf("%s: the debugger does not refuse it: %v", expr, rep)
