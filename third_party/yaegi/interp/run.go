@@ -327,20 +327,24 @@ func typeAssert(n *node, withResult, withOk bool) {
 	switch {
 	case isInterfaceSrc(typ):
 		n.exec = func(f *frame) bltn {
-			valf := value(f)
+			valf := goclOpenIValue(value(f)) // gocl patch: a value wrapped for a compiled interface is asserted as the value (gocl_assert.go)
 			v, ok := valf.Interface().(valueInterface)
 			if setStatus {
 				defer func() {
 					value1(f).SetBool(ok)
 				}()
 			}
+			if !ok && goclAssertBare(valf, typ, withResult, value0, f) { // gocl patch: a compiled value held bare (gocl_assert.go)
+				ok = true   // gocl patch
+				return next // gocl patch
+			} // gocl patch
 			if !ok {
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
 				}
 				return next
 			}
-			if c0.typ.cat == valueT {
+			if c0.typ.cat == valueT || valf.Type() != valueInterfaceType { // gocl patch: an empty interface's slot holds the valueInterface in an any
 				valf = reflect.ValueOf(v)
 			}
 			if v.node.typ.id() == typID {
@@ -351,7 +355,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			m0 := v.node.typ.methods()
 			m1 := typ.methods()
-			if len(m0) < len(m1) {
+			if len(m0) < len(m1) || ptrRecvMethod(v.node.typ, typ) != "" { // gocl patch: a method with a pointer receiver is not in a value's method set
 				ok = false
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
@@ -410,7 +414,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if ok && val.node.typ.cat != valueT {
 				m0 := val.node.typ.methods()
 				m1 := typ.methods()
-				if len(m0) < len(m1) {
+				if len(m0) < len(m1) || ptrRecvMethod(val.node.typ, typ) != "" { // gocl patch: a method with a pointer receiver is not in a value's method set
 					ok = false
 					return next
 				}
@@ -561,6 +565,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			return next
 		}
 	}
+	goclZeroOnFail(n, withResult && setStatus, value0, value1) // gocl patch: a failed comma-ok assertion gives the zero value (gocl_assert.go)
 }
 
 func canAssertTypes(src, dest reflect.Type) bool {
