@@ -18,6 +18,25 @@ func (p *P) String() string { return "P" }
 
 type Namer interface{ Name() string }
 
+type Both interface {
+	Namer
+	fmt.Stringer
+}
+
+func kind(x any) string {
+	switch x.(type) {
+	case Both:
+		return "both"
+	case fmt.Stringer:
+		return "stringer"
+	case interface{ Error() string }:
+		return "error"
+	case nil:
+		return "nil"
+	}
+	return "other"
+}
+
 func main() {
 	var x any = T{1}
 	s, ok := x.(fmt.Stringer)
@@ -44,6 +63,10 @@ func main() {
 	fmt.Println(ok, len(u.Unwrap()))
 	_, ok = e.(interface{ Unwrap() []error })
 	fmt.Println(ok)
+	var y2 any = &T{3}
+	_, ok = y2.(fmt.Stringer)
+	fmt.Println(ok)
+	fmt.Println(kind(T{4}), kind(&T{5}), kind(P{6}), kind(&P{7}), kind(errors.New("d")), kind(nil), kind(3))
 }
 
 // Output:
@@ -56,3 +79,5 @@ func main() {
 // true
 // true 2
 // false
+// true
+// both both other stringer error nil other

@@ -13,23 +13,11 @@ import "reflect"
 // the result (when wanted) is stored wrapped, as yaegi stores a value in
 // an interface the program declares, and it reports true.
 func goclAssertBare(v reflect.Value, typ *itype, withResult bool, value0 func(*frame) reflect.Value, f *frame) bool {
-	for v.IsValid() && v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return false
-		}
+	for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
 		v = v.Elem()
 	}
-	if !v.IsValid() {
+	if !goclBareHas(v, typ) {
 		return false
-	}
-	if _, ok := v.Interface().(valueInterface); ok {
-		return false
-	}
-	for name, sig := range typ.methods() {
-		m := v.MethodByName(name)
-		if !m.IsValid() || m.Type().String() != sig {
-			return false
-		}
 	}
 	if withResult {
 		value0(f).Set(reflect.ValueOf(valueInterface{&node{kind: basicLit, typ: valueTOf(v.Type())}, v}))
@@ -72,4 +60,83 @@ func goclOpenIValue(v reflect.Value) reflect.Value {
 		return reflect.ValueOf(vi)
 	}
 	return v
+}
+
+// goclHasMethods reports whether a value of type t must keep its type when
+// stored in an empty interface (yaegi's valueInterface): t has methods, or
+// t is a pointer to a type with value-receiver methods. yaegi asked only
+// the first, so `var y any = &T{1}` (T with value methods) was stored bare
+// and y.(fmt.Stringer) was false.
+func goclHasMethods(t *itype) bool {
+	if t == nil {
+		return false
+	}
+	if len(t.method) > 0 {
+		return true
+	}
+	return t.cat == ptrT && t.val != nil && len(t.val.method) > 0
+}
+
+// goclValueNode returns a node that evaluates to the value vi holds, with
+// the type of the node that stored it. yaegi wrapped the result of
+// x.(fmt.Stringer) by evaluating vi.node in the asserting frame: when the
+// value was stored in another function (returned in an any), that read an
+// unrelated slot of this frame, so s, ok = z.(fmt.Stringer) gave ok with
+// the old s.
+func goclValueNode(vi valueInterface) *node {
+	if vi.node == nil {
+		return vi.node
+	}
+	nod := *vi.node
+	nod.rval = vi.value
+	if nod.kind == funcDecl {
+		nod.kind = basicLit
+	}
+	return &nod
+}
+
+// goclCaseIface reports whether x, the value a type switch without a bound
+// name switches on, matches the case of interface type typ. yaegi's switch
+// matched such a case only when the value's type was typ itself, so
+// `switch x.(type) { case Namer: }` took the default for every value of a
+// type with a Name method. A value the interpreter typed matches when its
+// method set (pointer-receiver methods left out for a value) has typ's
+// methods, by name as yaegi's own implements check does; a compiled value
+// held bare when it has each method with the same signature.
+func goclCaseIface(x any, typ *itype) bool {
+	if x == nil || typ == nil || typ.cat == nilT || !isInterface(typ) {
+		return false
+	}
+	vi, ok := x.(valueInterface)
+	if !ok {
+		return goclBareHas(reflect.ValueOf(x), typ)
+	}
+	if vi.node == nil || vi.node.typ == nil || vi.node.typ.cat == nilT || !vi.value.IsValid() {
+		return false
+	}
+	if vi.node.typ.cat == valueT {
+		return goclBareHas(vi.value, typ)
+	}
+	return vi.node.typ.methods().contains(typ.methods()) && ptrRecvMethod(vi.node.typ, typ) == ""
+}
+
+// goclBareHas reports whether the compiled value v has each of typ's
+// methods with the same signature.
+func goclBareHas(v reflect.Value, typ *itype) bool {
+	for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Kind() == reflect.Interface { // nil
+		return false
+	}
+	if _, ok := v.Interface().(valueInterface); ok {
+		return false
+	}
+	for name, sig := range typ.methods() {
+		m := v.MethodByName(name)
+		if !m.IsValid() || m.Type().String() != sig {
+			return false
+		}
+	}
+	return true
 }

@@ -432,7 +432,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					value0(f).Set(genInterfaceWrapper(goclValueNode(val), rtype)(f)) // gocl patch: wrap the value held, not its node evaluated in this frame (gocl_assert.go)
 				}
 				ok = true
 				return next
@@ -1242,7 +1242,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || goclHasMethods(c.typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.rtype))
@@ -2761,7 +2761,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || goclHasMethods(val.typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -2996,7 +2996,7 @@ func _case(n *node) {
 								}
 								continue
 							}
-							if stype == typ.id() {
+							if stype == typ.id() || goclCaseIface(ival, typ) { // gocl patch: an interface case matches the types that implement it (gocl_assert.go)
 								return tnext
 							}
 						}
@@ -3004,7 +3004,7 @@ func _case(n *node) {
 					}
 					if v := val.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || goclCaseIface(val, typ) { // gocl patch: an interface case matches the types that implement it (gocl_assert.go)
 								return tnext
 							}
 						}
@@ -3217,7 +3217,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || goclHasMethods(arg.typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
@@ -3239,7 +3239,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || goclHasMethods(n.child[2].typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)
