@@ -140,3 +140,20 @@ func goclBareHas(v reflect.Value, typ *itype) bool {
 	}
 	return true
 }
+
+// goclOtherType reports whether vi, a value an any holds with its type,
+// is of a type other than typ, a non-interface type the program declares.
+// yaegi compared the two types' reflect types, which are the same for two
+// types of one shape, so `any(A{1}).(B)` was true when A has methods.
+// (A value of a type without methods is held bare, without its type: that
+// case is still answered by shape.)
+func goclOtherType(vi valueInterface, typ *itype) bool {
+	if vi.node == nil || vi.node.typ == nil || typ == nil || isInterface(typ) || typ.cat == valueT {
+		return false
+	}
+	vt := vi.node.typ
+	if vt.cat == valueT || vt.cat == nilT {
+		return false
+	}
+	return vt.id() != typ.id()
+}

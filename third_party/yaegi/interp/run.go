@@ -481,6 +481,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if vv, ok := concrete.(valueInterface); ok {
 				ctyp = vv.value.Type()
 				concrete = vv.value.Interface()
+				if goclOtherType(vv, typ) { // gocl patch: a value that keeps its type is not another type of the same shape (gocl_assert.go)
+					ctyp = nil // gocl patch
+				} // gocl patch
 			}
 			ok = canAssertTypes(ctyp, rtype)
 			if !ok {
