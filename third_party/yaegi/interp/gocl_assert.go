@@ -2,7 +2,10 @@
 
 package interp
 
-import "reflect"
+import (
+	"reflect"
+	"sync"
+)
 
 // goclAssertBare answers x.(I), I an interface the program declares (or an
 // interface literal), where x holds a value of a compiled type bare, not in
@@ -44,11 +47,16 @@ func goclZeroOnFail(n *node, on bool, value0, value1 func(*frame) reflect.Value)
 	}
 }
 
-// goclOpenIValue returns the valueInterface inside v when v holds the
-// wrapper yaegi makes for a compiled interface (a struct whose first field
-// is IValue): `var s fmt.Stringer = T{}` holds one, and s.(Namer) must see
-// T's methods, not the wrapper's.
-func goclOpenIValue(v reflect.Value) reflect.Value {
+// goclOpenIValue returns the value inside v, with its type, when v holds
+// the wrapper yaegi makes of a value of the program's types for a compiled
+// interface (a struct whose first field is IValue): `var s fmt.Stringer =
+// T{}` and `var e error = MyErr{}` hold one, and s.(Namer) or
+// e.(interface{ Unwrap() error }) must see T's and MyErr's methods, not
+// the wrapper's. The wrapper keeps the value bare, so its type is found
+// by its reflect type among the types wrapped so far (goclWrapped). It
+// returns v when v is no wrapper; it panics, naming the assertion, when
+// the type cannot be told (two of the program's types of one shape).
+func goclOpenIValue(n *node, v reflect.Value) reflect.Value {
 	c := v
 	for c.IsValid() && c.Kind() == reflect.Interface && !c.IsNil() {
 		c = c.Elem()
@@ -56,10 +64,71 @@ func goclOpenIValue(v reflect.Value) reflect.Value {
 	if !c.IsValid() || c.Kind() != reflect.Struct || c.NumField() == 0 || c.Type().Field(0).Name != "IValue" {
 		return v
 	}
-	if vi, ok := c.Field(0).Interface().(valueInterface); ok {
+	in := c.Field(0)
+	for in.Kind() == reflect.Interface && !in.IsNil() {
+		in = in.Elem()
+	}
+	if !in.IsValid() || in.Kind() == reflect.Interface {
+		return v
+	}
+	if vi, ok := in.Interface().(valueInterface); ok {
 		return reflect.ValueOf(vi)
 	}
-	return v
+	t, known := goclWrappedType(n.interp, in.Type())
+	if !known {
+		panic(n.cfgErrorf("gocl: cannot tell which of the program's types the value asserted here has (yaegi keeps it as its shape, %s, which two of its types share): assert to the concrete type first, or keep the value in an any", in.Type()))
+	}
+	if t == nil {
+		return v
+	}
+	nod := &node{kind: basicLit, typ: t, rval: in, interp: n.interp}
+	return reflect.ValueOf(valueInterface{nod, in})
+}
+
+// goclWrapped maps, per interpreter, the reflect type of each value of the
+// program's types that yaegi wrapped for a compiled interface to its type
+// (nil where two types share the reflect type).
+var goclWrapped sync.Map // goclWrapKey -> *itype
+
+type goclWrapKey struct {
+	interp *Interpreter
+	rt     reflect.Type
+}
+
+// goclNoteWrapped records that values of t are wrapped for compiled
+// interfaces (genInterfaceWrapper, when the wrapper is made).
+func goclNoteWrapped(t *itype) {
+	if t == nil || t.node == nil && t.cat == valueT || t.cat == nilT {
+		return
+	}
+	rt := t.frameType()
+	if rt == nil {
+		return
+	}
+	var in *Interpreter
+	if t.node != nil {
+		in = t.node.interp
+	}
+	if in == nil {
+		return
+	}
+	k := goclWrapKey{in, rt}
+	if old, loaded := goclWrapped.LoadOrStore(k, t); loaded {
+		if ot, _ := old.(*itype); ot != nil && ot.id() != t.id() {
+			goclWrapped.Store(k, (*itype)(nil))
+		}
+	}
+}
+
+// goclWrappedType returns the type recorded for rt: known is false when
+// two types share it, t is nil when none was recorded.
+func goclWrappedType(in *Interpreter, rt reflect.Type) (t *itype, known bool) {
+	v, ok := goclWrapped.Load(goclWrapKey{in, rt})
+	if !ok {
+		return nil, true
+	}
+	t, _ = v.(*itype)
+	return t, t != nil
 }
 
 // goclHasMethods reports whether a value of type t must keep its type when
@@ -156,4 +225,23 @@ func goclOtherType(vi valueInterface, typ *itype) bool {
 		return false
 	}
 	return vt.id() != typ.id()
+}
+
+// goclConcreteValue is getConcreteValue for genInterfaceWrapper: for a
+// value of a concrete type the program declares (iface false) it only
+// opens valueInterface layers. getConcreteValue also takes a method-less
+// struct for an emulated interface and returns its last set field, so a
+// wrapper of `var e error = MyErr{inner}` held inner, not the MyErr:
+// e.(MyErr) and e.(interface{ Unwrap() error }) failed.
+func goclConcreteValue(v reflect.Value, iface bool) reflect.Value {
+	if iface {
+		return getConcreteValue(v)
+	}
+	for {
+		vi, ok := v.Interface().(valueInterface)
+		if !ok {
+			return v
+		}
+		v = vi.value
+	}
 }

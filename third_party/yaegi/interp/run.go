@@ -327,7 +327,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 	switch {
 	case isInterfaceSrc(typ):
 		n.exec = func(f *frame) bltn {
-			valf := goclOpenIValue(value(f)) // gocl patch: a value wrapped for a compiled interface is asserted as the value (gocl_assert.go)
+			valf := goclOpenIValue(n, value(f)) // gocl patch: a value wrapped for a compiled interface is asserted as the value (gocl_assert.go)
 			v, ok := valf.Interface().(valueInterface)
 			if setStatus {
 				defer func() {
@@ -404,7 +404,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 	case isInterface(typ):
 		n.exec = func(f *frame) bltn {
 			var leftType reflect.Type
-			v := value(f)
+			v := goclOpenIValue(n, value(f)) // gocl patch: a value wrapped for a compiled interface is asserted as the value (gocl_assert.go)
 			val, ok := v.Interface().(valueInterface)
 			if setStatus {
 				defer func() {
@@ -1084,6 +1084,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	// As the field name was generated with a prefixed first character (in order to avoid
 	// collisions with method names), this first character is ignored in comparisons.
 	wrap := getWrapper(n, typ)
+	goclNoteWrapped(n.typ) // gocl patch: remember the type whose values the wrapper holds bare (gocl_assert.go)
 	mn := wrap.NumField() - 1
 	names := make([]string, mn)
 	methods := make([]*node, mn)
@@ -1112,7 +1113,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		v = goclConcreteValue(v, isInterfaceSrc(n.typ)) // gocl patch: a struct of the program's is not searched for a field (gocl_assert.go)
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
