@@ -49,4 +49,3 @@ func main() {
 	_, ok = e.(interface{ Unwrap() []error })
 	fmt.Println(ok)
 }
-
