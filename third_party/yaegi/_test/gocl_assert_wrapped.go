@@ -1,4 +1,5 @@
 // gocl patch: a value of the program's types in a compiled interface (error, fmt.Stringer) keeps its type: asserted to its own type and to interfaces it implements.
+package main
 
 import (
 	"errors"
