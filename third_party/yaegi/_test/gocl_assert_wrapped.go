@@ -14,8 +14,8 @@ func (e MyErr) Unwrap() error { return e.inner }
 
 type T struct{ n int }
 
-func (t T) String() string { return "T" }
-func (t T) Name() string   { return "name" }
+func (t T) String() string              { return "T" }
+func (t T) Name() string                { return "name" }
 func (t T) Write(p []byte) (int, error) { return len(p), nil }
 
 type Namer interface{ Name() string }
