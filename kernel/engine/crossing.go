@@ -102,7 +102,15 @@ func crossHooks(x *crossing) (map[string]reflect.Value, map[reflect.Value][]refl
 		"JSONMarshal":       reflect.ValueOf(cellvalue.Marshal),
 		"JSONMarshalIndent": reflect.ValueOf(cellvalue.MarshalIndent),
 		"JSONUnmarshal":     reflect.ValueOf(func(data []byte, v any, id int) error { return cellvalue.Unmarshal(data, v, x.desc(id)) }),
-		"JSONDecode":        reflect.ValueOf(func(dec *json.Decoder, v any, id int) error { return cellvalue.DecodeJSON(dec, v, x.desc(id)) }),
+		// JSONUnmarshalBoxed decodes into an interface's dynamic value,
+		// boxed with its cell type where there is one.
+		"JSONUnmarshalBoxed": reflect.ValueOf(func(data []byte, v any) error {
+			if raw, t, ok := cellvalue.Unbox(v); ok {
+				return cellvalue.Unmarshal(data, raw, t)
+			}
+			return json.Unmarshal(data, v)
+		}),
+		"JSONDecode": reflect.ValueOf(func(dec *json.Decoder, v any, id int) error { return cellvalue.DecodeJSON(dec, v, x.desc(id)) }),
 	}, map[reflect.Value][]reflect.Type{boxIface: printers}
 }
 

@@ -290,7 +290,16 @@ func (b *descBuilder) rewriteCall(info *types.Info, call *ast.CallExpr) {
 		if t == nil {
 			return
 		}
-		if d := b.desc(t); d.Kind != cellvalue.Basic {
+		if d := b.desc(t); isIfaceDesc(d) {
+			// An interface (var dst any = new(RGB)): decode into its
+			// dynamic value, asked in interpreted code (the static
+			// type's descriptor would say "non-pointer any").
+			a := call.Args[1]
+			call.Fun = hookSel(sel.Pos(), "JSONUnmarshalBoxed")
+			call.Args[1] = &ast.CallExpr{Fun: &ast.Ident{NamePos: a.Pos(), Name: helperPrefix + "boxdyn"}, Lparen: a.Pos(),
+				Args: []ast.Expr{a, intLit(a.End(), b.register(d))}, Rparen: a.End()}
+			b.probeAll()
+		} else if d.Kind != cellvalue.Basic {
 			call.Fun = hookSel(sel.Pos(), repl)
 			call.Args = append(call.Args, intLit(call.Rparen, b.register(d)))
 		}

@@ -753,7 +753,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// Skip optimisation for assigned interface.
 						break
 					}
-					if dest.typ.cat == errorT { // gocl patch: the literal must be wrapped as an error, not stored raw (e.Error() panicked: "Method index out of range")
+					if dest.typ.cat == errorT || isEmptyInterface(dest.typ) && goclHasMethods(src.typ) { // gocl patch: the literal must be wrapped as an error, not stored raw (e.Error() panicked: "Method index out of range"); in an any, wrapped with its methods (gocl_assert.go)
 						break // gocl patch
 					} // gocl patch
 					if dest.action == aGetIndex || dest.action == aStar {

@@ -32,23 +32,3 @@ func goclCopyValue(v reflect.Value) reflect.Value {
 func goclPtrHasMethods(t *itype) bool {
 	return t != nil && t.cat == ptrT && t.val != nil && t.val.cat != valueT && len(t.val.methods()) > 0
 }
-
-// goclDetachedNode returns a node that yields the value vi holds, of vi's
-// type, wherever it is evaluated.
-//
-// An assertion to a compiled interface (x.(fmt.Stringer)) wrapped the
-// value by generating a wrapper of vi.node, the node the value was made
-// at, and evaluating it in the asserting frame: in another function that
-// read another slot, so `any(p).(fmt.Stringer)` (gocl rewrites the
-// conversion into a call) gave a nil Stringer with ok true, or stopped with
-// "call of reflect.Value.Type on zero Value".
-func goclDetachedNode(vi valueInterface) *node {
-	if vi.node == nil || !vi.value.IsValid() || !vi.value.CanInterface() {
-		return vi.node
-	}
-	nn := *vi.node
-	nn.kind = identExpr
-	nn.sym = nil
-	nn.rval = vi.value
-	return &nn
-}

@@ -327,20 +327,24 @@ func typeAssert(n *node, withResult, withOk bool) {
 	switch {
 	case isInterfaceSrc(typ):
 		n.exec = func(f *frame) bltn {
-			valf := value(f)
+			valf := goclOpenIValue(n, value(f)) // gocl patch: a value wrapped for a compiled interface is asserted as the value (gocl_assert.go)
 			v, ok := valf.Interface().(valueInterface)
 			if setStatus {
 				defer func() {
 					value1(f).SetBool(ok)
 				}()
 			}
+			if !ok && goclAssertBare(valf, typ, withResult, value0, f) { // gocl patch: a compiled value held bare (gocl_assert.go)
+				ok = true   // gocl patch
+				return next // gocl patch
+			} // gocl patch
 			if !ok {
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
 				}
 				return next
 			}
-			if c0.typ.cat == valueT || valf.Kind() == reflect.Interface { // gocl patch: an empty interface's slot holds the valueInterface (gocl_ifacecopy.go)
+			if c0.typ.cat == valueT || valf.Type() != valueInterfaceType { // gocl patch: an empty interface's slot holds the valueInterface in an any
 				valf = reflect.ValueOf(v)
 			}
 			if v.node.typ.id() == typID {
@@ -351,7 +355,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			m0 := v.node.typ.methods()
 			m1 := typ.methods()
-			if len(m0) < len(m1) {
+			if len(m0) < len(m1) || ptrRecvMethod(v.node.typ, typ) != "" { // gocl patch: a method with a pointer receiver is not in a value's method set
 				ok = false
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
@@ -404,7 +408,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 	case isInterface(typ):
 		n.exec = func(f *frame) bltn {
 			var leftType reflect.Type
-			v := value(f)
+			v := goclOpenIValue(n, value(f)) // gocl patch: a value wrapped for a compiled interface is asserted as the value (gocl_assert.go)
 			val, ok := v.Interface().(valueInterface)
 			if setStatus {
 				defer func() {
@@ -414,7 +418,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if ok && val.node.typ.cat != valueT {
 				m0 := val.node.typ.methods()
 				m1 := typ.methods()
-				if len(m0) < len(m1) {
+				if len(m0) < len(m1) || ptrRecvMethod(val.node.typ, typ) != "" { // gocl patch: a method with a pointer receiver is not in a value's method set
 					ok = false
 					return next
 				}
@@ -436,7 +440,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				} // gocl patch
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(goclDetachedNode(val), rtype)(f)) // gocl patch: wrap the asserted value, not what its node names in this frame (gocl_ifacecopy.go)
+					value0(f).Set(genInterfaceWrapper(goclValueNode(val), rtype)(f)) // gocl patch: wrap the value held, not its node evaluated in this frame (gocl_assert.go)
 				}
 				ok = true
 				return next
@@ -485,6 +489,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if vv, ok := concrete.(valueInterface); ok {
 				ctyp = vv.value.Type()
 				concrete = vv.value.Interface()
+				if goclOtherType(vv, typ) { // gocl patch: a value that keeps its type is not another type of the same shape (gocl_assert.go)
+					ctyp = nil // gocl patch
+				} // gocl patch
 			}
 			ok = canAssertTypes(ctyp, rtype)
 			if !ok {
@@ -569,6 +576,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			return next
 		}
 	}
+	goclZeroOnFail(n, withResult && setStatus, value0, value1) // gocl patch: a failed comma-ok assertion gives the zero value (gocl_assert.go)
 }
 
 func canAssertTypes(src, dest reflect.Type) bool {
@@ -1084,6 +1092,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	// As the field name was generated with a prefixed first character (in order to avoid
 	// collisions with method names), this first character is ignored in comparisons.
 	wrap := getWrapper(n, typ)
+	goclNoteWrapped(n.typ) // gocl patch: remember the type whose values the wrapper holds bare (gocl_assert.go)
 	mn := wrap.NumField() - 1
 	names := make([]string, mn)
 	methods := make([]*node, mn)
@@ -1113,7 +1122,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 			n2 = vi.node
 		}
 		if !goclIsStructValue(n.typ, v) { // gocl patch: a struct's value is itself, not its last field (gocl_embediface.go)
-			v = getConcreteValue(v) // gocl patch
+			v = goclConcreteValue(v, isInterfaceSrc(n.typ)) // gocl patch: a struct of the program's is not searched for a field (gocl_assert.go)
 		} // gocl patch
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
@@ -1247,7 +1256,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || goclHasMethods(c.typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.rtype))
@@ -2766,7 +2775,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || goclHasMethods(val.typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -3001,7 +3010,7 @@ func _case(n *node) {
 								}
 								continue
 							}
-							if stype == typ.id() {
+							if stype == typ.id() || goclCaseIface(ival, typ) { // gocl patch: an interface case matches the types that implement it (gocl_assert.go)
 								return tnext
 							}
 						}
@@ -3009,7 +3018,7 @@ func _case(n *node) {
 					}
 					if v := val.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || goclCaseIface(val, typ) { // gocl patch: an interface case matches the types that implement it (gocl_assert.go)
 								return tnext
 							}
 						}
@@ -3229,7 +3238,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || goclHasMethods(arg.typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
@@ -3251,7 +3260,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || goclHasMethods(n.child[2].typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go)
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)

@@ -156,7 +156,7 @@ func genValue(n *node) func(*frame) reflect.Value {
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
 	switch {
-	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || len(n.typ.method) > 0 || goclPtrHasMethods(n.typ)): // gocl patch: a pointer to a type with methods is wrapped too (gocl_ifacecopy.go)
+	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || goclHasMethods(n.typ) || goclPtrHasMethods(n.typ)): // gocl patch: a pointer to a type with methods keeps them in an any (gocl_assert.go, gocl_ifacecopy.go)
 		return genValueInterface(n)
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
