@@ -22,10 +22,6 @@ var Quarantine = map[string]string{
 	"log.ExampleLogger_Output":  "log's Lshortfile names the interpreter's file, not the cell's line",
 	"log/slog.Example_wrapping": "slog's AddSource names the interpreter's file, not the cell's line",
 
-	// A cell type's LogValue method is not seen by the compiled log/slog:
-	// the secret the example redacts is printed.
-	"log/slog.ExampleLogValuer_secret": "log/slog does not see a cell type's LogValue method (slog.LogValuer)",
-
 	// yaegi gives log's package-level functions a logger of its own, so
 	// slog.SetDefault, which redirects the log package's default logger,
 	// does not reach log.Print in a cell.

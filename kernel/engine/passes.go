@@ -23,6 +23,7 @@ var passes = []*pass{
 	&passBuiltinValues,   // yaegi_builtinvalue.go
 	&passIterPull,        // yaegi_iterpull.go
 	&passRecursiveTypes,  // yaegi_rectypes.go
+	&passLogValuers,      // yaegi_logvaluer.go
 	&passPkgVars,         // yaegi_pkgvars.go
 	&passRecvConds,       // yaegi_recvcond.go (chunk by chunk from here)
 	&passParallelValues,  // yaegi_parallel.go
