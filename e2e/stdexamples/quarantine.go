@@ -22,12 +22,6 @@ var Quarantine = map[string]string{
 	"log.ExampleLogger_Output":  "log's Lshortfile names the interpreter's file, not the cell's line",
 	"log/slog.Example_wrapping": "slog's AddSource names the interpreter's file, not the cell's line",
 
-	// yaegi gives log's package-level functions a logger of its own, so
-	// slog.SetDefault, which redirects the log package's default logger,
-	// does not reach log.Print in a cell.
-	"log/slog.ExampleSetLogLoggerLevel_log":  "slog.SetDefault does not redirect log.Print in a cell (yaegi's own logger)",
-	"log/slog.ExampleSetLogLoggerLevel_slog": "slog.SetDefault does not redirect log.Print in a cell (yaegi's own logger)",
-
 	// reflect.ValueOf(u).FieldByName("firstName") of a cell type's
 	// unexported field is the zero Value: yaegi names the field
 	// XfirstName in the struct type it makes.

@@ -22,6 +22,9 @@ package engine
 import (
 	"flag"
 	"fmt"
+	"io"
+	"log"
+	"log/slog"
 	"os"
 	"reflect"
 	"sync/atomic"
@@ -79,6 +82,37 @@ func addProcessOverrides(ex interp.Exports, in *interp.Interpreter) {
 		set("log/log", "Fatalf", reflect.ValueOf(func(format string, v ...any) { fatal(fmt.Sprintf(format, v...)) }))
 		set("log/log", "Fatalln", reflect.ValueOf(func(v ...any) { fatal(fmt.Sprintln(v...)) }))
 	}
+	addLogDefaultOverrides(set, in.Symbols("log")["log"])
+}
+
+// addLogDefaultOverrides makes the cell's log package and the process's
+// default logger one, as in a Go program (issue 24): log/slog is compiled
+// code that reads and sets the process's log.Default(), while yaegi gives
+// the cell's log functions a logger of its own (lsyms), so slog's default
+// handler ignored a cell's log.SetOutput and SetFlags (slog.Info printed
+// elsewhere, dated), and slog.SetDefault did not reach the cell's
+// log.Print. A cell's SetOutput, SetFlags and SetPrefix set both loggers;
+// slog.SetDefault, which sends log.Default() to the new handler, sends
+// the cell's logger there too.
+func addLogDefaultOverrides(set func(path, name string, v reflect.Value), lsyms map[string]reflect.Value) {
+	setOutput, ok1 := lsyms["SetOutput"].Interface().(func(io.Writer))
+	setFlags, ok2 := lsyms["SetFlags"].Interface().(func(int))
+	setPrefix, ok3 := lsyms["SetPrefix"].Interface().(func(string))
+	if !ok1 || !ok2 || !ok3 {
+		return
+	}
+	set("log/log", "SetOutput", reflect.ValueOf(func(w io.Writer) { setOutput(w); log.SetOutput(w) }))
+	set("log/log", "SetFlags", reflect.ValueOf(func(flag int) { setFlags(flag); log.SetFlags(flag) }))
+	set("log/log", "SetPrefix", reflect.ValueOf(func(prefix string) { setPrefix(prefix); log.SetPrefix(prefix) }))
+	set("log/slog/slog", "SetDefault", reflect.ValueOf(func(l *slog.Logger) {
+		slog.SetDefault(l)
+		// slog redirects log.Default() unless l's handler is its own
+		// default one, which writes through log.Default().
+		if reflect.TypeOf(l.Handler()).String() != "*slog.defaultHandler" {
+			setOutput(log.Writer())
+			setFlags(log.Flags())
+		}
+	}))
 }
 
 // cellFlagParse is flag.Parse in a cell: flag.CommandLine parses the cell's

@@ -3,6 +3,8 @@ package engine
 import (
 	"flag"
 	"io"
+	"log"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -87,4 +89,17 @@ func TestExitShowsNothingAfter(t *testing.T) {
 			t.Errorf("the next cell printed %q", r.text("stdout"))
 		}
 	}
+}
+
+// TestLogDefaultShared checks that a cell's log package and log/slog share
+// the default logger, as in Go: log.SetOutput and SetFlags reach slog's
+// default handler, and slog.SetDefault reaches log.Print.
+func TestLogDefaultShared(t *testing.T) {
+	w, flags, prefix, def := log.Writer(), log.Flags(), log.Prefix(), slog.Default()
+	t.Cleanup(func() { slog.SetDefault(def); log.SetOutput(w); log.SetFlags(flags); log.SetPrefix(prefix) })
+	e := newEngine(t)
+	_, r := ok(t, e, "import (\n\"bytes\"\n\"log\"\n\"log/slog\"\n)\nvar buf bytes.Buffer\nlog.SetFlags(0)\nlog.SetOutput(&buf)\nlog.Print(\"p\")\nslog.Info(\"a\")\n"+
+		"noTime := func(g []string, a slog.Attr) slog.Attr { if a.Key == slog.TimeKey { return slog.Attr{} }; return a }\n"+
+		"slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: noTime})))\nlog.Print(\"b\")\nfmt.Print(buf.String())")
+	expect(t, "log and slog", r.text("stdout"), "p\nINFO a\nlevel=INFO msg=b\n")
 }
