@@ -15,13 +15,6 @@ var Quarantine = map[string]string{
 	"encoding/xml.ExampleMarshalIndent": "encoding/xml sees a cell type's embedded struct as a named field",
 	"encoding/xml.ExampleUnmarshal":     "encoding/xml sees a cell type's embedded struct as a named field",
 
-	// runtime.Caller from compiled code sees the interpreter's frames:
-	// log.Lshortfile prints "restricted.go:75" or "value.go:369", and
-	// slog's AddSource "value.go:369", where Go prints main.go:15.
-	"log.ExampleLogger":         "log's Lshortfile names the interpreter's file, not the cell's line",
-	"log.ExampleLogger_Output":  "log's Lshortfile names the interpreter's file, not the cell's line",
-	"log/slog.Example_wrapping": "slog's AddSource names the interpreter's file, not the cell's line",
-
 	// reflect.ValueOf(u).FieldByName("firstName") of a cell type's
 	// unexported field is the zero Value: yaegi names the field
 	// XfirstName in the struct type it makes.

@@ -24,6 +24,7 @@ var passes = []*pass{
 	&passIterPull,        // yaegi_iterpull.go
 	&passRecursiveTypes,  // yaegi_rectypes.go
 	&passLogValuers,      // yaegi_logvaluer.go
+	&passLogSource,       // yaegi_logsource.go
 	&passPkgVars,         // yaegi_pkgvars.go
 	&passRecvConds,       // yaegi_recvcond.go (chunk by chunk from here)
 	&passParallelValues,  // yaegi_parallel.go

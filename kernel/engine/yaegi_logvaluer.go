@@ -2,6 +2,7 @@ package engine
 
 import (
 	"go/ast"
+	pathpkg "path"
 	"strconv"
 )
 
@@ -18,28 +19,7 @@ import (
 // refuseLogValuers returns the refusal for the cell's first method
 // LogValue() slog.Value, or nil.
 func (e *Engine) refuseLogValuers(name string, ps []*parsed) *CellError {
-	slogNames := map[string]bool{}
-	e.state.Lock()
-	for alias, path := range e.imports {
-		if path == "log/slog" {
-			slogNames[alias] = true
-		}
-	}
-	e.state.Unlock()
-	for _, p := range ps {
-		if p.kind != kindImport || p.file == nil {
-			continue
-		}
-		for _, spec := range p.file.Imports {
-			if path, _ := strconv.Unquote(spec.Path.Value); path == "log/slog" {
-				alias := "slog"
-				if spec.Name != nil {
-					alias = spec.Name.Name
-				}
-				slogNames[alias] = true
-			}
-		}
-	}
+	slogNames := e.importNames(ps, "log/slog")
 	if len(slogNames) == 0 {
 		return nil
 	}
@@ -66,6 +46,34 @@ func (e *Engine) refuseLogValuers(name string, ps []*parsed) *CellError {
 		}
 	}
 	return nil
+}
+
+// importNames returns the names under which the session and the cell ps
+// import the package path.
+func (e *Engine) importNames(ps []*parsed, path string) map[string]bool {
+	names := map[string]bool{}
+	e.state.Lock()
+	for alias, p := range e.imports {
+		if p == path {
+			names[alias] = true
+		}
+	}
+	e.state.Unlock()
+	for _, p := range ps {
+		if p.kind != kindImport || p.file == nil {
+			continue
+		}
+		for _, spec := range p.file.Imports {
+			if ip, _ := strconv.Unquote(spec.Path.Value); ip == path {
+				alias := pathpkg.Base(path)
+				if spec.Name != nil {
+					alias = spec.Name.Name
+				}
+				names[alias] = true
+			}
+		}
+	}
+	return names
 }
 
 // isLogValuer reports whether fd is a method LogValue() X.Value, X one of
