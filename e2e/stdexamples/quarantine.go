@@ -14,9 +14,4 @@ var Quarantine = map[string]string{
 	"encoding/xml.ExampleEncoder":       "encoding/xml sees a cell type's embedded struct as a named field",
 	"encoding/xml.ExampleMarshalIndent": "encoding/xml sees a cell type's embedded struct as a named field",
 	"encoding/xml.ExampleUnmarshal":     "encoding/xml sees a cell type's embedded struct as a named field",
-
-	// reflect.ValueOf(u).FieldByName("firstName") of a cell type's
-	// unexported field is the zero Value: yaegi names the field
-	// XfirstName in the struct type it makes.
-	"reflect.ExampleValue_FieldByName": "reflect does not find a cell type's unexported field by its name (yaegi renames it)",
 }
