@@ -14,6 +14,7 @@ var passes = []*pass{
 	&passAsType,          // yaegi_astype.go (early: before the cell is analysed)
 	&passUseBeforeDecl,   // usebeforedecl.go
 	&passFieldByName,     // yaegi_fieldbyname.go (before the crossings rewrite the nodes it looks up)
+	&passXMLEmbedded,     // yaegi_xmlembed.go (the same)
 	&passMethodValues,    // yaegi_methodvalue.go
 	&passTypedRanges,     // yaegi_rangetyped.go
 	&passCrossings,       // crossing_rewrite.go, yaegi_ifaceeq.go, yaegi_valerr.go, yaegi_namedvalue.go
