@@ -130,7 +130,7 @@ func (e *Engine) compileError(cur string, err error) *CellError {
 	if strings.HasPrefix(msg, "import ") {
 		name = "ImportError"
 	}
-	msg += e.missingSymbolNote(msg)
+	msg += e.missingSymbolNote(msg) + e.importHint(msg)
 	ce := &CellError{Name: name, Value: firstLine(msg), Traceback: append([]string{name + ": " + msg}, loc...)}
 	fromInterpreter.Store(ce, true)
 	return ce

@@ -39,6 +39,9 @@ func (e *Engine) triage(name string, again func() *reparsed, err *CellError) *Ce
 	ch := e.crossSession().Check(e.crossCell(ps))
 	for _, te := range ch.Errors {
 		if !isBenign(te) {
+			if te, ok := te.(types.Error); ok {
+				return e.goWords(name, err, te) // Go refuses it too: Go's words where yaegi's say nothing useful (triage_words.go)
+			}
 			return nil // Go refuses it too: yaegi's words stand
 		}
 	}
