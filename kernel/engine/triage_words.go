@@ -10,12 +10,13 @@ import (
 // goWords returns the cell error in Go's words for a cell that yaegi refused
 // and go/types refuses too, when yaegi's own words say nothing a user can act
 // on: its compiler panicked (yaegiFailed: a package name used without its
-// import made it dereference nil) or it speaks of a "constant definition
-// loop" for an undefined name. Otherwise it returns nil and yaegi's words
-// stand, as before.
+// import made it dereference nil), or it speaks of a "constant definition
+// loop" where Go says a name is undefined. Otherwise it returns nil and
+// yaegi's words stand, as before.
 func (e *Engine) goWords(name string, err *CellError, te types.Error) *CellError {
-	if !strings.Contains(err.Value, yaegiFailed) && !strings.Contains(err.Value, "definition loop") {
-		return nil
+	loop := strings.Contains(err.Value, "definition loop")
+	if !strings.Contains(err.Value, yaegiFailed) && !(loop && strings.HasPrefix(te.Msg, "undefined: ")) {
+		return nil // a true definition loop keeps yaegi's words and their gloss (errors.go)
 	}
 	return e.errorAt(name, "CompileError", te.Msg+e.importHint(te.Msg), te.Pos, nil)
 }
