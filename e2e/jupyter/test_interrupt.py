@@ -55,7 +55,7 @@ class InterruptTest(unittest.TestCase):
         c, outs = self.run_cell(CHECK)
         out = "".join(o["content"]["text"] for o in outs
                       if o["msg_type"] == "stream" and o["content"]["name"] == "stdout")
-        self.assertEqual((c["status"], out), ("ok", "7 42 true true\n"), after)
+        self.assertEqual((c["status"], out), ("ok", "7 42 true true\n"), (after, c))
 
     def interrupted(self, code, *presses):
         """Runs code and presses interrupt at each offset (seconds) after it started."""

@@ -82,6 +82,7 @@ func (k *Kernel) comm(ctx context.Context, m *wire.Message) {
 	k.mu.Lock()
 	cctx, cancel := context.WithCancel(ctx)
 	k.cancel = cancel
+	k.run.begin(m)
 	k.mu.Unlock()
 	defer func() {
 		k.mu.Lock()

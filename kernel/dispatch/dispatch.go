@@ -85,6 +85,7 @@ type Kernel struct {
 	eng       Engine
 	execCount int
 	cancel    context.CancelFunc // interrupts the running cell; nil when idle
+	run       running            // the request cancel is for (interrupt.go)
 	replies   chan *wire.Message // input_reply messages, while a cell waits for one
 
 	done     chan struct{}
@@ -244,7 +245,7 @@ func (k *Kernel) handle(ctx context.Context, ch transport.Channel, m *wire.Messa
 	case "debug_request":
 		k.debug(ctx, ch, m) // debug.go
 	case "interrupt_request":
-		k.Interrupt()
+		k.interruptRequest(m) // interrupt.go
 		k.reply(ch, m, "interrupt_reply", map[string]any{"status": "ok"})
 	case "shutdown_request":
 		k.shutdown(ch, m)

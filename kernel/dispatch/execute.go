@@ -57,6 +57,7 @@ func (k *Kernel) execute(ctx context.Context, ch transport.Channel, m *wire.Mess
 	count := k.execCount
 	cellCtx, cancel := context.WithCancel(ctx)
 	k.cancel = cancel
+	k.run.begin(m)
 	eng := k.eng
 	k.mu.Unlock()
 	defer func() {
