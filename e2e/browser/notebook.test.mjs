@@ -211,7 +211,15 @@ for (const kind of kinds) {
           log(`  ${name}: ${got.cards.length} event cards, ${got.timelines.length} timelines, ${got.plots.length} other plots`);
           if (want.cards) assert.ok(got.cards.length > 0, 'an event card is on the page');
           if (want.timelines) assert.ok(got.timelines.length > 0, 'a timeline is on the page');
-          if (want.plots) assert.ok(got.plots.length > 0, 'a plot is on the page');
+          if (want.plots && got.plots.length === 0) {
+            // Notebook 08 draws a rate only from copies long enough to time;
+            // a small run on a busy machine (CI's PoCL) may have none, and the
+            // notebook then says so in place of the plot. That sentence must
+            // be on the page, or the plot is missing.
+            const text = (await page.locator('.jp-OutputArea-output, .output_subarea').allInnerTexts()).join('\n');
+            assert.ok(/no rate to plot/.test(text), 'a plot is on the page (or an output says why there is none)');
+            log(`  ${name}: no plot; the notebook says no copy was long enough to time`);
+          }
           for (const c of got.cards) assert.ok(c.w > 100 && c.h > 40, `an event card is drawn with a visible size (${c.w}x${c.h}): ${c.text}`);
           for (const t of [...got.timelines, ...got.plots]) {
             assert.ok(t.loaded && t.w > 50 && t.h > 20, `a plot is drawn with a visible size (${JSON.stringify(t)})`);
