@@ -141,24 +141,7 @@ func skipShort(t *testing.T) {
 }
 
 // each runs fn(i) for i in [0, n) on *workers goroutines.
-func each(n int, fn func(i int)) {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < max(*workers, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+func each(n int, fn func(i int)) { Each(n, *workers, fn) }
 
 // worstOf runs a gocl form once, or *updateRuns times with -update, and
 // returns the outcome of the worst class; a form whose class changes from

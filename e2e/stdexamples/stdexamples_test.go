@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -228,24 +227,7 @@ func isBad(c conformance.Class) bool {
 }
 
 // each runs fn(i) for i in [0, n) on *workers goroutines.
-func each(n int, fn func(i int)) {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < max(*workers, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+func each(n int, fn func(i int)) { conformance.Each(n, *workers, fn) }
 
 // wantOf is what the example should print: the Output comment, or what go
 // run printed where the two differ.

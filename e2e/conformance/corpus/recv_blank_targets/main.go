@@ -19,4 +19,3 @@ func main() {
 	w, ok2 := <-c
 	fmt.Println(v, ok, w, ok2, len(c))
 }
-
